@@ -1,0 +1,25 @@
+// Package testenv holds the rules shared by tests that need a display or a
+// sound device: such a test skips on a user's machine without one, and fails
+// instead of skipping in CI (CI=true), so CI can never go green on a skip.
+package testenv
+
+import (
+	"os"
+	"testing"
+)
+
+// InCI reports whether the tests run in CI (CI=true or CI=1).
+func InCI() bool {
+	v := os.Getenv("CI")
+	return v == "true" || v == "1"
+}
+
+// SkipOrFail skips the test with reason on a user's machine and fails it
+// in CI, where every device test must run.
+func SkipOrFail(t testing.TB, reason string) {
+	t.Helper()
+	if InCI() {
+		t.Fatalf("CI=true: device test cannot skip: %s", reason)
+	}
+	t.Skip(reason)
+}

@@ -1,0 +1,134 @@
+package lifetime
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+// Barrier lets a requester goroutine prove that an owner goroutine (the
+// audio mixer) has let go of something: the requester first publishes the
+// change (for example a StopAll command in the owner's queue), then calls
+// Wait, which returns once the owner has begun and finished a whole pass
+// after the request. Everything the owner references at the end of that
+// pass was decided after it saw the request.
+//
+// The owner brackets each pass (one mixer block) with Enter and Exit. When
+// the owner is stalled (a dead audio device stops calling the mixer), Wait
+// times out; the documented fallback is Seize: it succeeds when the owner
+// is outside a pass and locks it out (Enter returns false, and the owner
+// must skip the pass, producing silence) until Unseize, giving the
+// requester exclusive access to the owner's state for the cleanup the owner
+// would have done.
+//
+// Enter and Exit belong to the owner goroutine; Wait, Seize and Unseize may
+// be called from any goroutine, one requester at a time per Seize. Nothing
+// allocates.
+type Barrier struct {
+	// state holds stateBusy when the owner is inside a pass and
+	// stateSeized when a requester has locked it out.
+	state atomic.Uint32
+	// target is the newest request epoch; seen is the newest epoch the
+	// owner has finished a whole pass for.
+	target atomic.Uint64
+	seen   atomic.Uint64
+	// entered is the target the owner loaded at Enter; owner-only.
+	entered uint64
+	passes  atomic.Uint64
+	skipped atomic.Uint64
+}
+
+const (
+	stateIdle   = 0
+	stateBusy   = 1
+	stateSeized = 2
+)
+
+// Enter begins an owner pass. It returns false, and the owner must skip the
+// pass without touching the protected state, while a requester holds a
+// Seize.
+func (b *Barrier) Enter() bool {
+	if !b.state.CompareAndSwap(stateIdle, stateBusy) {
+		b.skipped.Add(1)
+		return false
+	}
+	b.entered = b.target.Load()
+	return true
+}
+
+// Exit ends a pass begun by a successful Enter and publishes that the
+// owner has honoured every request made before the pass began.
+func (b *Barrier) Exit() {
+	b.seen.Store(b.entered)
+	b.passes.Add(1)
+	if !b.state.CompareAndSwap(stateBusy, stateIdle) {
+		panic("lifetime: Barrier.Exit without a matching Enter")
+	}
+}
+
+// Request publishes a new epoch and returns it. Publish the change the
+// owner must see before calling Request.
+func (b *Barrier) Request() uint64 { return b.target.Add(1) }
+
+// Reached reports whether the owner has finished a pass for epoch.
+func (b *Barrier) Reached(epoch uint64) bool { return b.seen.Load() >= epoch }
+
+// Wait requests a new epoch and waits until the owner finishes a pass that
+// began after it, or timeout. On timeout it returns ErrBarrierTimeout with
+// the epoch and how many passes the owner has made, and the caller should
+// fall back to Seize.
+func (b *Barrier) Wait(timeout time.Duration) error {
+	return b.WaitEpoch(b.Request(), timeout)
+}
+
+// WaitEpoch waits until the owner has finished a pass for epoch.
+func (b *Barrier) WaitEpoch(epoch uint64, timeout time.Duration) error {
+	if b.Reached(epoch) {
+		return nil
+	}
+	deadline := time.Now().Add(timeout)
+	for spin := 0; !b.Reached(epoch); spin++ {
+		if !time.Now().Before(deadline) {
+			return fmt.Errorf("%w: epoch %d not reached after %v (owner has made %d passes)",
+				ErrBarrierTimeout, epoch, timeout, b.passes.Load())
+		}
+		backoff(spin)
+	}
+	return nil
+}
+
+// Seize locks the owner out once it is outside a pass, waiting up to
+// timeout for it to leave one. While seized the caller has exclusive
+// access to the state the barrier protects; it must call Unseize.
+func (b *Barrier) Seize(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for spin := 0; !b.state.CompareAndSwap(stateIdle, stateSeized); spin++ {
+		if !time.Now().Before(deadline) {
+			return fmt.Errorf("%w after %v", ErrBarrierBusy, timeout)
+		}
+		backoff(spin)
+	}
+	return nil
+}
+
+// Unseize lets the owner run passes again and marks every request so far
+// as honoured, since the requester did the owner's work itself.
+func (b *Barrier) Unseize() {
+	b.seen.Store(b.target.Load())
+	if !b.state.CompareAndSwap(stateSeized, stateIdle) {
+		panic("lifetime: Barrier.Unseize without Seize")
+	}
+}
+
+// BarrierStats is a snapshot of a Barrier's counters.
+type BarrierStats struct {
+	Passes  uint64 // owner passes completed
+	Skipped uint64 // owner passes skipped while seized
+	Target  uint64 // newest request epoch
+	Seen    uint64 // newest epoch honoured
+}
+
+// Stats returns the barrier's counters; safe from any goroutine.
+func (b *Barrier) Stats() BarrierStats {
+	return BarrierStats{Passes: b.passes.Load(), Skipped: b.skipped.Load(), Target: b.target.Load(), Seen: b.seen.Load()}
+}

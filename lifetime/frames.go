@@ -1,0 +1,231 @@
+package lifetime
+
+import (
+	"fmt"
+	"time"
+)
+
+// DefaultFramesInFlight is how many frames the CPU may run ahead of the
+// device: the CPU writes frame N+2 while the device may still read N.
+const DefaultFramesInFlight = 3
+
+// DefaultFenceTimeout bounds every fence wait made by Frames.
+const DefaultFenceTimeout = 2 * time.Second
+
+// FramesDesc configures a Frames. The zero value of each field picks its
+// default.
+type FramesDesc struct {
+	// InFlight is the number of frames in flight; 0 means
+	// DefaultFramesInFlight. It must be at most 16.
+	InFlight int
+	// NewFence makes one fence per frame in flight; nil means automatic
+	// CPU fences (NewCPUFence(false)).
+	NewFence func() (Fence, error)
+	// Timeout bounds BeginFrame's and Drain's waits; 0 means
+	// DefaultFenceTimeout.
+	Timeout time.Duration
+}
+
+// Frames is the frame clock: it hands out monotonically increasing frame
+// serials (the first frame is 1; serial 0 means "no frame"), fences each
+// frame at EndFrame, and at BeginFrame waits only for the frame whose slot is
+// about to be reused (serial - InFlight).
+//
+// A Frames belongs to one owner goroutine (the render goroutine for GPU
+// fences); it is not safe for concurrent use.
+type Frames struct {
+	fences  []Fence
+	serials []uint64 // serial fenced in each slot, 0 if none yet
+	timeout time.Duration
+
+	current   uint64 // serial of the open frame, 0 between frames
+	last      uint64 // last serial begun
+	completed uint64 // highest serial known complete, all below too
+	closed    bool
+
+	waits    uint64
+	waitTime time.Duration
+}
+
+// FramesStats is a snapshot of a Frames' counters.
+type FramesStats struct {
+	InFlight  int
+	Current   uint64        // open frame serial, 0 between frames
+	Last      uint64        // last serial begun
+	Completed uint64        // every serial at or below this has completed
+	Waits     uint64        // BeginFrame calls that had to block
+	WaitTime  time.Duration // time spent blocked in BeginFrame and Drain
+}
+
+// NewFrames builds a frame clock. It allocates its fences here and never
+// again.
+func NewFrames(d FramesDesc) (*Frames, error) {
+	if d.InFlight == 0 {
+		d.InFlight = DefaultFramesInFlight
+	}
+	if d.InFlight < 1 || d.InFlight > 16 {
+		return nil, fmt.Errorf("%w: InFlight %d (want 1..16)", ErrInvalidConfig, d.InFlight)
+	}
+	if d.Timeout == 0 {
+		d.Timeout = DefaultFenceTimeout
+	}
+	if d.Timeout < 0 {
+		return nil, fmt.Errorf("%w: negative timeout %v", ErrInvalidConfig, d.Timeout)
+	}
+	f := &Frames{
+		fences:  make([]Fence, d.InFlight),
+		serials: make([]uint64, d.InFlight),
+		timeout: d.Timeout,
+	}
+	for i := range f.fences {
+		if d.NewFence == nil {
+			f.fences[i] = NewCPUFence(false)
+			continue
+		}
+		fence, err := d.NewFence()
+		if err != nil {
+			for _, made := range f.fences[:i] {
+				_ = made.Close()
+			}
+			return nil, fmt.Errorf("lifetime: making fence %d: %w", i, err)
+		}
+		f.fences[i] = fence
+	}
+	return f, nil
+}
+
+// InFlight returns the number of frames in flight.
+func (f *Frames) InFlight() int { return len(f.fences) }
+
+// Slot returns the region index (0..InFlight-1) that frame serial uses.
+func (f *Frames) Slot(serial uint64) int { return int(serial % uint64(len(f.fences))) }
+
+// BeginFrame opens the next frame and returns its serial. It first waits
+// for the fence of the frame that last used the same slot; on timeout it
+// returns ErrFenceTimeout naming that frame and opens nothing.
+func (f *Frames) BeginFrame() (uint64, error) {
+	if f.closed {
+		return 0, fmt.Errorf("%w: BeginFrame", ErrClosed)
+	}
+	if f.current != 0 {
+		return 0, fmt.Errorf("%w: BeginFrame while frame %d is open", ErrFrameOrder, f.current)
+	}
+	serial := f.last + 1
+	slot := f.Slot(serial)
+	if prev := f.serials[slot]; prev != 0 && prev > f.completed {
+		if err := f.waitSlot(slot); err != nil {
+			return 0, err
+		}
+	}
+	f.Poll()
+	f.last, f.current = serial, serial
+	return serial, nil
+}
+
+// EndFrame signals the open frame's fence.
+func (f *Frames) EndFrame() error {
+	if f.closed {
+		return fmt.Errorf("%w: EndFrame", ErrClosed)
+	}
+	if f.current == 0 {
+		return fmt.Errorf("%w: EndFrame with no open frame", ErrFrameOrder)
+	}
+	slot := f.Slot(f.current)
+	if err := f.fences[slot].Signal(); err != nil {
+		return fmt.Errorf("lifetime: signalling frame %d: %w", f.current, err)
+	}
+	f.serials[slot] = f.current
+	f.current = 0
+	return nil
+}
+
+// Current returns the open frame's serial, or 0 between frames.
+func (f *Frames) Current() uint64 { return f.current }
+
+// Completed returns the highest serial s such that every frame at or below
+// s has completed on the device. It does not block; call Poll to refresh it.
+func (f *Frames) Completed() uint64 { return f.completed }
+
+// Poll queries the fences without blocking and returns the refreshed
+// Completed serial.
+func (f *Frames) Poll() uint64 {
+	// Walk serials in order from the oldest fenced frame; stop at the first
+	// that is not done, because completion is only claimed for a prefix.
+	n := uint64(len(f.fences))
+	for s := f.completed + 1; s <= f.last && s+n > f.last; s++ {
+		slot := f.Slot(s)
+		if f.serials[slot] != s || !f.fences[slot].Done() {
+			break
+		}
+		f.completed = s
+	}
+	// Frames older than last-InFlight+1 have had their slot reused, which
+	// only happens after their fence completed.
+	if f.last >= n && f.completed < f.last-n {
+		f.completed = f.last - n
+	}
+	return f.completed
+}
+
+// Drain waits for every frame in flight. On timeout it returns
+// ErrFenceTimeout naming the stuck frame. Drain may be called between
+// frames only.
+func (f *Frames) Drain() error {
+	if f.closed {
+		return fmt.Errorf("%w: Drain", ErrClosed)
+	}
+	if f.current != 0 {
+		return fmt.Errorf("%w: Drain while frame %d is open", ErrFrameOrder, f.current)
+	}
+	for s := f.completed + 1; s <= f.last; s++ {
+		slot := f.Slot(s)
+		if f.serials[slot] != s {
+			continue
+		}
+		if err := f.waitSlot(slot); err != nil {
+			return err
+		}
+	}
+	f.completed = f.last
+	return nil
+}
+
+func (f *Frames) waitSlot(slot int) error {
+	start := time.Now()
+	err := f.fences[slot].Wait(f.timeout)
+	f.waits++
+	f.waitTime += time.Since(start)
+	if err != nil {
+		return fmt.Errorf("lifetime: frame %d stuck after %v: %w", f.serials[slot], f.timeout, err)
+	}
+	if s := f.serials[slot]; s > f.completed {
+		// Waiting on a fence proves its frame and, because a device
+		// retires frames in order, every earlier frame too.
+		f.completed = s
+	}
+	return nil
+}
+
+// Stats returns the clock's counters.
+func (f *Frames) Stats() FramesStats {
+	return FramesStats{
+		InFlight: len(f.fences), Current: f.current, Last: f.last,
+		Completed: f.completed, Waits: f.waits, WaitTime: f.waitTime,
+	}
+}
+
+// Close drains nothing: call Drain first. It closes every fence and makes
+// every later call fail with ErrClosed. Close is idempotent.
+func (f *Frames) Close() error {
+	if f.closed {
+		return nil
+	}
+	f.closed = true
+	var first error
+	for _, fence := range f.fences {
+		if err := fence.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
