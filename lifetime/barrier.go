@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -18,8 +19,15 @@ import (
 // times out; the documented fallback is Seize: it succeeds when the owner
 // is outside a pass and locks it out (Enter returns false, and the owner
 // must skip the pass, producing silence) until Unseize, giving the
-// requester exclusive access to the owner's state for the cleanup the owner
-// would have done.
+// requester exclusive access to the owner's state. While seized the
+// requester must do the pass the owner would have done (for example drain
+// the owner's command queue), because Unseize marks every request made
+// before the Seize as honoured.
+//
+// A Wait or Seize made on the owner goroutine itself can never succeed;
+// when it times out its error also wraps ErrBarrierOwner, naming the
+// mistake. The owner goroutine is identified once, at its first Enter, or
+// by SetOwner when ownership moves to another goroutine.
 //
 // Enter and Exit belong to the owner goroutine; Wait, Seize and Unseize may
 // be called from any goroutine, one requester at a time per Seize. Nothing
@@ -34,6 +42,12 @@ type Barrier struct {
 	seen   atomic.Uint64
 	// entered is the target the owner loaded at Enter; owner-only.
 	entered uint64
+	// seizedAt is the target when the current Seize succeeded: the epochs
+	// its holder has honoured by doing the owner's pass itself.
+	seizedAt atomic.Uint64
+	// owner is the owner goroutine's id, recorded at its first Enter and
+	// read only on timeout paths, to tell a self-wait from a stall.
+	owner   atomic.Uint64
 	passes  atomic.Uint64
 	skipped atomic.Uint64
 }
@@ -53,17 +67,24 @@ func (b *Barrier) Enter() bool {
 		return false
 	}
 	b.entered = b.target.Load()
+	if b.owner.Load() == 0 {
+		// Once per barrier: reading the goroutine id allocates.
+		b.owner.Store(goid())
+	}
 	return true
 }
 
 // Exit ends a pass begun by a successful Enter and publishes that the
 // owner has honoured every request made before the pass began.
 func (b *Barrier) Exit() {
-	b.seen.Store(b.entered)
-	b.passes.Add(1)
-	if !b.state.CompareAndSwap(stateBusy, stateIdle) {
+	// Only Exit moves the state out of busy, so checking first keeps a
+	// misplaced Exit from publishing a stale epoch before it panics.
+	if b.state.Load() != stateBusy {
 		panic("lifetime: Barrier.Exit without a matching Enter")
 	}
+	storeMax(&b.seen, b.entered)
+	b.passes.Add(1)
+	b.state.Store(stateIdle)
 }
 
 // Request publishes a new epoch and returns it. Publish the change the
@@ -89,6 +110,10 @@ func (b *Barrier) WaitEpoch(epoch uint64, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for spin := 0; !b.Reached(epoch); spin++ {
 		if !time.Now().Before(deadline) {
+			if b.onOwner() {
+				return fmt.Errorf("%w: %w: epoch %d can never be reached while its owner waits",
+					ErrBarrierTimeout, ErrBarrierOwner, epoch)
+			}
 			return fmt.Errorf("%w: epoch %d not reached after %v (owner has made %d passes)",
 				ErrBarrierTimeout, epoch, timeout, b.passes.Load())
 		}
@@ -104,20 +129,60 @@ func (b *Barrier) Seize(timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for spin := 0; !b.state.CompareAndSwap(stateIdle, stateSeized); spin++ {
 		if !time.Now().Before(deadline) {
+			if b.onOwner() {
+				return fmt.Errorf("%w: %w: Seize", ErrBarrierBusy, ErrBarrierOwner)
+			}
 			return fmt.Errorf("%w after %v", ErrBarrierBusy, timeout)
 		}
 		backoff(spin)
 	}
+	b.seizedAt.Store(b.target.Load())
 	return nil
 }
 
-// Unseize lets the owner run passes again and marks every request so far
-// as honoured, since the requester did the owner's work itself.
+// Unseize lets the owner run passes again and marks every request made
+// before the Seize as honoured, since the requester did the owner's pass
+// itself. Requests made while seized still need a real owner pass (or the
+// next Seize): the holder may have done its pass before they arrived.
 func (b *Barrier) Unseize() {
-	b.seen.Store(b.target.Load())
-	if !b.state.CompareAndSwap(stateSeized, stateIdle) {
+	// Only Unseize moves the state out of seized, so check before
+	// publishing anything.
+	if b.state.Load() != stateSeized {
 		panic("lifetime: Barrier.Unseize without Seize")
 	}
+	storeMax(&b.seen, b.seizedAt.Load())
+	b.state.Store(stateIdle)
+}
+
+// SetOwner records the calling goroutine as the owner, for telling a
+// self-wait from a stall. The first Enter does this implicitly; call
+// SetOwner on the new owner when ownership moves (an audio device
+// restarted on a fresh goroutine). It allocates a little; call it once.
+func (b *Barrier) SetOwner() { b.owner.Store(goid()) }
+
+// onOwner reports whether the caller runs on the owner goroutine. It
+// allocates, so only timeout paths call it.
+func (b *Barrier) onOwner() bool {
+	id := b.owner.Load()
+	return id != 0 && id == goid()
+}
+
+// goid returns the calling goroutine's id, parsed from the header of its
+// stack trace ("goroutine 18 [running]:"). Go has no API for it on
+// purpose; it is used only to name a self-wait, never for control flow
+// the barrier's guarantees depend on.
+func goid() uint64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	const prefix = "goroutine "
+	var id uint64
+	for _, c := range buf[min(len(prefix), n):n] {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + uint64(c-'0')
+	}
+	return id
 }
 
 // BarrierStats is a snapshot of a Barrier's counters.

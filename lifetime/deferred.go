@@ -55,7 +55,8 @@ func NewDeferred(capacity int) (*Deferred, error) {
 }
 
 // Schedule queues r.Release(arg) to run after frame serial retires. It
-// does not allocate.
+// does not allocate. Serial 0 ("no frame") means nothing on the device
+// references the resource, so the next Run releases it.
 func (d *Deferred) Schedule(serial uint64, r Releaser, arg uint64) error {
 	if d.closed {
 		return fmt.Errorf("%w: Schedule", ErrClosed)
@@ -78,7 +79,9 @@ func (d *Deferred) Schedule(serial uint64, r Releaser, arg uint64) error {
 
 // Run releases, in scheduling order, every queued item whose frame is at
 // or below completed, and returns how many ran. It stops at the first item
-// whose frame has not completed, so order is never broken.
+// whose frame has not completed, so order is never broken: an item
+// scheduled for an older frame behind a newer one waits for the newer one.
+// Run works after Close so that pending work can still be released.
 func (d *Deferred) Run(completed uint64) int {
 	ran := 0
 	for d.n > 0 {
@@ -105,15 +108,18 @@ func (d *Deferred) Stats() DeferredStats {
 	return DeferredStats{Capacity: len(d.ring), Pending: d.n, Peak: d.peak, Ran: d.ran, Full: d.full}
 }
 
-// Close runs nothing: drain the frames and call Run first. Work still
-// queued is reported in the returned error, since dropping it would leak.
+// Close refuses further Schedule calls; it runs nothing, so drain the
+// frames and call Run first. Work still queued is not dropped: Close
+// reports it with ErrPending, and Run keeps releasing it after Close, so a
+// teardown that closed too early can still drain and run it.
 func (d *Deferred) Close() error {
 	if d.closed {
 		return nil
 	}
 	d.closed = true
 	if d.n > 0 {
-		return fmt.Errorf("lifetime: deferred queue closed with %d items pending", d.n)
+		return fmt.Errorf("%w: deferred queue closed with %d items pending (oldest for frame %d)",
+			ErrPending, d.n, d.ring[d.head].serial)
 	}
 	return nil
 }

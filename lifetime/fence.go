@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -53,13 +54,25 @@ func (f *CPUFence) Signal() error {
 	}
 	n := f.armed.Add(1)
 	if !f.manual {
-		f.completed.Store(n)
+		storeMax(&f.completed, n)
 	}
 	return nil
 }
 
 // Complete completes every point armed so far. It is the simulated GPU.
-func (f *CPUFence) Complete() { f.completed.Store(f.armed.Load()) }
+func (f *CPUFence) Complete() { storeMax(&f.completed, f.armed.Load()) }
+
+// storeMax raises v to n unless it is already higher. Two Complete calls
+// racing with a Signal could otherwise store their armed snapshots out of
+// order and move completion backwards, un-completing a frame.
+func storeMax(v *atomic.Uint64, n uint64) {
+	for {
+		old := v.Load()
+		if old >= n || v.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
 
 // Done reports whether every armed point has completed.
 func (f *CPUFence) Done() bool { return f.completed.Load() >= f.armed.Load() }
@@ -97,7 +110,9 @@ func backoff(spin int) {
 	case spin < 16:
 		// A tight re-check: the other side is usually a few ns away.
 	case spin < 64:
-		time.Sleep(0)
+		// time.Sleep(0) returns at once without yielding; Gosched lets
+		// the goroutine being waited for run when it shares this P.
+		runtime.Gosched()
 	default:
 		d := time.Duration(spin-63) * 10 * time.Microsecond
 		if d > 200*time.Microsecond {

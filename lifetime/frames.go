@@ -83,6 +83,9 @@ func NewFrames(d FramesDesc) (*Frames, error) {
 			continue
 		}
 		fence, err := d.NewFence()
+		if err == nil && fence == nil {
+			err = fmt.Errorf("%w: NewFence returned a nil Fence", ErrInvalidConfig)
+		}
 		if err != nil {
 			for _, made := range f.fences[:i] {
 				_ = made.Close()
@@ -112,12 +115,17 @@ func (f *Frames) BeginFrame() (uint64, error) {
 	}
 	serial := f.last + 1
 	slot := f.Slot(serial)
+	// Poll first so a slot whose fence has already signalled is reused
+	// without counting as a wait.
+	f.Poll()
 	if prev := f.serials[slot]; prev != 0 && prev > f.completed {
-		if err := f.waitSlot(slot); err != nil {
+		if err := f.waitSlot(slot, f.timeout); err != nil {
 			return 0, err
 		}
+		// Later frames may have completed during the wait; refresh so
+		// Completed is current for this frame's Deferred.Run.
+		f.Poll()
 	}
-	f.Poll()
 	f.last, f.current = serial, serial
 	return serial, nil
 }
@@ -149,27 +157,29 @@ func (f *Frames) Completed() uint64 { return f.completed }
 // Poll queries the fences without blocking and returns the refreshed
 // Completed serial.
 func (f *Frames) Poll() uint64 {
+	// Frames at or below last-InFlight have had their slot reused, which
+	// only happens after their fence completed. Raise completed past them
+	// first: the walk below only sees frames that still own their slot.
+	n := uint64(len(f.fences))
+	if f.last >= n && f.completed < f.last-n {
+		f.completed = f.last - n
+	}
 	// Walk serials in order from the oldest fenced frame; stop at the first
 	// that is not done, because completion is only claimed for a prefix.
-	n := uint64(len(f.fences))
-	for s := f.completed + 1; s <= f.last && s+n > f.last; s++ {
+	for s := f.completed + 1; s <= f.last; s++ {
 		slot := f.Slot(s)
 		if f.serials[slot] != s || !f.fences[slot].Done() {
 			break
 		}
 		f.completed = s
 	}
-	// Frames older than last-InFlight+1 have had their slot reused, which
-	// only happens after their fence completed.
-	if f.last >= n && f.completed < f.last-n {
-		f.completed = f.last - n
-	}
 	return f.completed
 }
 
-// Drain waits for every frame in flight. On timeout it returns
-// ErrFenceTimeout naming the stuck frame. Drain may be called between
-// frames only.
+// Drain waits for every frame in flight. The timeout bounds the whole
+// drain, not each frame, so a drain of three slow frames still returns
+// within it. On timeout it returns ErrFenceTimeout naming the stuck frame.
+// Drain may be called between frames only.
 func (f *Frames) Drain() error {
 	if f.closed {
 		return fmt.Errorf("%w: Drain", ErrClosed)
@@ -177,12 +187,17 @@ func (f *Frames) Drain() error {
 	if f.current != 0 {
 		return fmt.Errorf("%w: Drain while frame %d is open", ErrFrameOrder, f.current)
 	}
+	deadline := time.Now().Add(f.timeout)
 	for s := f.completed + 1; s <= f.last; s++ {
 		slot := f.Slot(s)
 		if f.serials[slot] != s {
 			continue
 		}
-		if err := f.waitSlot(slot); err != nil {
+		left := time.Until(deadline)
+		if left < 0 {
+			left = 0
+		}
+		if err := f.waitSlot(slot, left); err != nil {
 			return err
 		}
 	}
@@ -190,9 +205,9 @@ func (f *Frames) Drain() error {
 	return nil
 }
 
-func (f *Frames) waitSlot(slot int) error {
+func (f *Frames) waitSlot(slot int, timeout time.Duration) error {
 	start := time.Now()
-	err := f.fences[slot].Wait(f.timeout)
+	err := f.fences[slot].Wait(timeout)
 	f.waits++
 	f.waitTime += time.Since(start)
 	if err != nil {

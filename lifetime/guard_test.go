@@ -1,0 +1,384 @@
+package lifetime
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const pokeFunc = "github.com/steadyframe/steadyframe/lifetime.AllocPoke"
+
+// allocSink keeps test allocations on the heap.
+var allocSink []byte
+
+// thirdPartyAlloc stands in for a dependency's callback that allocates.
+//
+//go:noinline
+func thirdPartyAlloc() { allocSink = make([]byte, 48) }
+
+// enableSites turns on site profiling for one test, as a program does first
+// thing in main, and restores the default rate afterwards so that
+// benchmarks in the same binary measure ordinary allocation cost.
+func enableSites(t *testing.T) {
+	t.Helper()
+	rate := runtime.MemProfileRate
+	EnableSiteProfiling()
+	t.Cleanup(func() { runtime.MemProfileRate = rate })
+}
+
+func newTestGuard(t *testing.T, d GuardDesc) (*FrameGuard, *bytes.Buffer) {
+	t.Helper()
+	if d.Sites {
+		enableSites(t)
+	}
+	var buf bytes.Buffer
+	d.Logger = slog.New(slog.NewTextHandler(&buf, nil))
+	g, err := NewFrameGuard(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, &buf
+}
+
+func hasSite(sites []Site, fn string) bool {
+	for _, s := range sites {
+		if s.Function == fn {
+			return true
+		}
+	}
+	return false
+}
+
+func TestFrameGuardCatchesPokeAndNamesSite(t *testing.T) {
+	g, logs := newTestGuard(t, GuardDesc{Settle: 5, Sites: true})
+	for i := 1; i <= 20; i++ {
+		g.BeginFrame()
+		if i == 13 {
+			AllocPoke()
+		}
+		g.EndFrame()
+	}
+	r := g.Report()
+	if r.Frames != 20 || r.Armed != 15 {
+		t.Fatalf("frames %d armed %d, want 20 and 15", r.Frames, r.Armed)
+	}
+	if r.Violations != 1 || len(r.Log) != 1 {
+		t.Fatalf("violations %d (log %d), want exactly the poke: %+v", r.Violations, len(r.Log), r.Log)
+	}
+	v := r.Log[0]
+	if v.Frame != 13 || v.Allocs < 1 {
+		t.Fatalf("violation %+v, want frame 13 with at least 1 allocation", v)
+	}
+	if !hasSite(v.Sites, pokeFunc) {
+		t.Fatalf("violation sites %v, want %s named", v.Sites, pokeFunc)
+	}
+	for _, s := range v.Sites {
+		// Only the runtime's own allocations (tolerated, with a reason)
+		// may share the frame with the poke.
+		if s.Function != pokeFunc && s.Allowed == "" {
+			t.Fatalf("violation names %v besides the poke", s)
+		}
+	}
+	err := g.Err()
+	if !errors.Is(err, ErrAllocation) || !strings.Contains(err.Error(), "AllocPoke") ||
+		!strings.Contains(err.Error(), "frame 13") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("Err() = %v, want one line naming frame 13 and AllocPoke", err)
+	}
+	if !strings.Contains(logs.String(), "AllocPoke") {
+		t.Fatalf("log does not name the site:\n%s", logs)
+	}
+}
+
+func TestFrameGuardLogsEachSiteOnce(t *testing.T) {
+	g, logs := newTestGuard(t, GuardDesc{Settle: 1, Sites: true})
+	for i := 0; i < 6; i++ {
+		g.BeginFrame()
+		AllocPoke()
+		g.EndFrame()
+	}
+	r := g.Report()
+	if r.Violations != 5 {
+		t.Fatalf("violations %d, want 5 (every armed frame poked)", r.Violations)
+	}
+	for _, v := range r.Log {
+		var poked int64
+		for _, s := range v.Sites {
+			if s.Function == pokeFunc {
+				poked += s.Allocs
+			} else if s.Allowed == "" {
+				t.Fatalf("frame %d names %v besides the poke; the guard's own reporting leaked", v.Frame, s)
+			}
+		}
+		// The guard's reporting (slog formatting, profile reads) makes
+		// dozens of allocations; had it leaked into the next frame's count,
+		// Allocs would be far above the one poke plus the odd runtime-internal
+		// allocation.
+		if poked != 1 || v.Allocs > 4 {
+			t.Fatalf("frame %d: poke site counted %d, frame %d allocations; want 1 and about 1", v.Frame, poked, v.Allocs)
+		}
+	}
+	if n := strings.Count(logs.String(), "AllocPoke"); n != 1 {
+		t.Fatalf("site logged %d times, want once per session:\n%s", n, logs)
+	}
+	var named []Site
+	for _, s := range r.Sites {
+		if s.Allowed == "" {
+			named = append(named, s)
+		}
+	}
+	if len(named) != 1 || named[0].Function != pokeFunc {
+		t.Fatalf("unique unallowed sites %v, want only the poke", named)
+	}
+}
+
+func TestFrameGuardQuietFramesHaveNoViolations(t *testing.T) {
+	for _, sites := range []bool{false, true} {
+		g, _ := newTestGuard(t, GuardDesc{Sites: sites})
+		fr, err := NewFrames(FramesDesc{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dq, err := NewDeferred(8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rel countReleaser
+		const frames = DefaultSettleFrames + 300
+		for i := 0; i < frames; i++ {
+			g.BeginFrame()
+			s, err := fr.BeginFrame()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := dq.Schedule(s, &rel, s); err != nil {
+				t.Fatal(err)
+			}
+			dq.Run(fr.Completed())
+			if err := fr.EndFrame(); err != nil {
+				t.Fatal(err)
+			}
+			g.EndFrame()
+		}
+		r := g.Report()
+		if r.Armed != 300 || r.Violations != 0 || g.Err() != nil {
+			t.Fatalf("sites=%v: armed %d violations %d err %v log %+v, want 300 clean frames",
+				sites, r.Armed, r.Violations, g.Err(), r.Log)
+		}
+		if r.Overhead <= 0 {
+			t.Fatalf("overhead %v, want a measured cost", r.Overhead)
+		}
+		t.Logf("sites=%v: guard overhead %v per frame", sites, r.Overhead)
+	}
+}
+
+func TestFrameGuardCountsWorkerGoroutines(t *testing.T) {
+	g, _ := newTestGuard(t, GuardDesc{Settle: 1, Sites: true})
+	for i := 0; i < 3; i++ {
+		g.BeginFrame()
+		if i == 2 {
+			var wg sync.WaitGroup
+			wg.Add(1)
+			go func() { defer wg.Done(); thirdPartyAlloc() }()
+			wg.Wait()
+		}
+		g.EndFrame()
+	}
+	r := g.Report()
+	if r.Violations != 1 || !hasSite(r.Log[0].Sites, "github.com/steadyframe/steadyframe/lifetime.thirdPartyAlloc") {
+		t.Fatalf("worker allocation not caught: %+v", r.Log)
+	}
+}
+
+func TestFrameGuardAllowlist(t *testing.T) {
+	allow := []Allow{{Site: "github.com/steadyframe/steadyframe/lifetime.thirdPartyAlloc", Reason: "stands in for a dependency's audio callback"}}
+	g, logs := newTestGuard(t, GuardDesc{Settle: 1, Sites: true, Allow: allow})
+	for i := 1; i <= 4; i++ {
+		g.BeginFrame()
+		switch i {
+		case 2:
+			thirdPartyAlloc()
+		case 3:
+			thirdPartyAlloc()
+			AllocPoke()
+		}
+		g.EndFrame()
+	}
+	r := g.Report()
+	if r.Tolerated != 1 || r.Violations != 1 {
+		t.Fatalf("tolerated %d violations %d, want 1 and 1: %+v", r.Tolerated, r.Violations, r.Log)
+	}
+	v := r.Log[0]
+	if v.Frame != 3 || !hasSite(v.Sites, pokeFunc) {
+		t.Fatalf("violation %+v, want frame 3 naming the poke despite the allowlisted site", v)
+	}
+	if !strings.Contains(g.Err().Error(), "AllocPoke") {
+		t.Fatalf("Err() = %v names an allowlisted site instead of the poke", g.Err())
+	}
+	if !strings.Contains(logs.String(), "dependency's audio callback") {
+		t.Fatalf("tolerated site not logged with its reason:\n%s", logs)
+	}
+}
+
+func TestFrameGuardWithoutSitesStillCounts(t *testing.T) {
+	g, logs := newTestGuard(t, GuardDesc{Settle: 2})
+	for i := 1; i <= 5; i++ {
+		g.BeginFrame()
+		if i == 4 {
+			AllocPoke()
+		}
+		g.EndFrame()
+	}
+	r := g.Report()
+	if r.Violations != 1 || r.Log[0].Frame != 4 || len(r.Log[0].Sites) != 0 {
+		t.Fatalf("report %+v, want one unattributed violation at frame 4", r)
+	}
+	if !errors.Is(g.Err(), ErrAllocation) || !strings.Contains(logs.String(), "frame=4") {
+		t.Fatalf("Err %v, log %q", g.Err(), logs)
+	}
+}
+
+func TestFrameGuardResettle(t *testing.T) {
+	g, _ := newTestGuard(t, GuardDesc{Settle: 2, Sites: true})
+	frame := func(poke bool) {
+		g.BeginFrame()
+		if poke {
+			AllocPoke()
+		}
+		g.EndFrame()
+	}
+	frame(false)
+	frame(false)
+	frame(false) // armed
+	g.Resettle()
+	frame(true) // settling again: a load frame may allocate
+	frame(false)
+	frame(true) // armed again
+	r := g.Report()
+	if r.Armed != 2 || r.Violations != 1 || r.Log[0].Frame != 6 || !hasSite(r.Log[0].Sites, pokeFunc) {
+		t.Fatalf("report %+v, want only frame 6 flagged after resettling", r)
+	}
+}
+
+// viaLibrary allocates inside a standard-library function, so the site's
+// name depends on which prefixes count as guarded.
+//
+//go:noinline
+func viaLibrary() { stringSink = strings.Repeat("x", 40) }
+
+var stringSink string
+
+func TestFrameGuardPrefixesNameTheGuardedCaller(t *testing.T) {
+	const caller = "github.com/steadyframe/steadyframe/lifetime.viaLibrary"
+	ours := func(fn string) bool { return strings.HasPrefix(fn, "github.com/steadyframe/") }
+	tests := []struct {
+		prefixes []string
+		want     func(fn string) bool
+		guarded  bool
+	}{
+		// Default: our module is guarded, so our caller names the site.
+		{nil, func(fn string) bool { return fn == caller }, true},
+		// Nothing of ours guarded: the innermost library frame (inside
+		// strings.Repeat) names it.
+		{[]string{"example.com/game"}, func(fn string) bool { return !ours(fn) }, false},
+	}
+	for _, tt := range tests {
+		g, _ := newTestGuard(t, GuardDesc{Settle: 1, Sites: true, Prefixes: tt.prefixes})
+		for i := 0; i < 2; i++ {
+			g.BeginFrame()
+			if i == 1 {
+				viaLibrary()
+			}
+			g.EndFrame()
+		}
+		r := g.Report()
+		if r.Violations != 1 {
+			t.Fatalf("prefixes %v: %d violations, want 1", tt.prefixes, r.Violations)
+		}
+		found := false
+		for _, s := range r.Log[0].Sites {
+			if tt.want(s.Function) && s.Guarded == tt.guarded {
+				found = true
+			}
+			if s.Allowed == "" && !tt.want(s.Function) {
+				t.Fatalf("prefixes %v: unexpected site %v", tt.prefixes, s)
+			}
+		}
+		if !found {
+			t.Fatalf("prefixes %v: sites %+v, want one guarded=%v", tt.prefixes, r.Log[0].Sites, tt.guarded)
+		}
+	}
+}
+
+func TestFrameGuardConfigErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		d    GuardDesc
+		want string
+	}{
+		{"negative settle", GuardDesc{Settle: -1}, "Settle -1"},
+		{"negative log", GuardDesc{Log: -1}, "Log -1"},
+		{"allow without reason", GuardDesc{Sites: true, Allow: []Allow{{Site: "github.com/x/y."}}}, `"github.com/x/y." has no reason`},
+		{"allow without site", GuardDesc{Sites: true, Allow: []Allow{{Reason: "r"}}}, "entry 0 has no site"},
+		{"allow without sites mode", GuardDesc{Allow: []Allow{{Site: "a.", Reason: "r"}}}, "needs Sites"},
+	}
+	enableSites(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := NewFrameGuard(tt.d)
+			if !errors.Is(err, ErrInvalidConfig) || g != nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("NewFrameGuard = %v, %v; want ErrInvalidConfig mentioning %q", g, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFrameGuardSitesNeedProfiling(t *testing.T) {
+	rate := runtime.MemProfileRate
+	runtime.MemProfileRate = 512 * 1024
+	defer func() { runtime.MemProfileRate = rate }()
+	g, err := NewFrameGuard(GuardDesc{Sites: true})
+	if !errors.Is(err, ErrInvalidConfig) || g != nil || !strings.Contains(err.Error(), "EnableSiteProfiling") {
+		t.Fatalf("NewFrameGuard without profiling = %v, %v; want ErrInvalidConfig naming EnableSiteProfiling", g, err)
+	}
+}
+
+func TestFrameGuardMisuse(t *testing.T) {
+	g, _ := newTestGuard(t, GuardDesc{Settle: 1})
+	g.EndFrame()
+	if err := g.Err(); !errors.Is(err, ErrFrameOrder) || !strings.Contains(err.Error(), "EndFrame") {
+		t.Fatalf("Err() = %v, want ErrFrameOrder for EndFrame without BeginFrame", err)
+	}
+	g2, _ := newTestGuard(t, GuardDesc{Settle: 1})
+	g2.BeginFrame()
+	g2.BeginFrame()
+	if err := g2.Err(); !errors.Is(err, ErrFrameOrder) || !strings.Contains(err.Error(), "BeginFrame") {
+		t.Fatalf("Err() = %v, want ErrFrameOrder for a nested BeginFrame", err)
+	}
+}
+
+func TestFrameGuardSteadyPathAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	g, _ := newTestGuard(t, GuardDesc{Settle: 1, Sites: true})
+	g.BeginFrame()
+	g.EndFrame()
+	if n := testing.AllocsPerRun(200, func() { g.BeginFrame(); g.EndFrame() }); n != 0 {
+		t.Fatalf("armed guard frame allocates %v times", n)
+	}
+	if r := g.Report(); r.Violations != 0 {
+		t.Fatalf("guard flagged its own frames: %+v", r.Log)
+	}
+}
+
+func TestGuardSelfNamesMatchCode(t *testing.T) {
+	// guardSelf hard-codes the guard's method prefixes; if the package moves
+	// they must follow, or the guard would report its own bookkeeping.
+	if !strings.HasPrefix(pokeFunc, strings.TrimSuffix(guardSelf[0], "(*FrameGuard).")) {
+		t.Fatalf("guardSelf %q does not match package path of %q", guardSelf[0], pokeFunc)
+	}
+}
