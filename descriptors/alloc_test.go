@@ -1,0 +1,72 @@
+package descriptors_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/steadyframe/steadyframe/descriptors"
+)
+
+func TestSteadyFramesDoNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates; allocation counts are checked without -race")
+	}
+	r := newRig(t, descriptors.HeapDesc{})
+	r.begin()
+	base := r.alloc(239)
+	r.end()
+	batch := make([]descriptors.Handle, 8)
+	n := testing.AllocsPerRun(1000, func() {
+		serial, err := r.frames.BeginFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.heap.Retire(r.frames.Completed())
+		if err := r.heap.BeginFrame(serial); err != nil {
+			t.Fatal(err)
+		}
+		h, err := r.heap.Alloc()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.heap.Get(h); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.heap.Free(h); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.heap.AllocN(batch); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.heap.FreeN(batch); err != nil {
+			t.Fatal(err)
+		}
+		_ = r.heap.Stats()
+		if err := r.frames.EndFrame(); err != nil {
+			t.Fatal(err)
+		}
+		r.gpuCatchUp()
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per frame of heap work, want 0", n)
+	}
+	if st := r.heap.Stats(); st.Live != len(base) || st.Recycled == 0 {
+		t.Errorf("after the run: %v", st)
+	}
+}
+
+// The slot table must build without cgo or any device package: only the
+// gltex subpackage may reach OpenGL.
+func TestSlotTableDoesNotImportGL(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/steadyframe/steadyframe/descriptors").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "go-gl") || strings.Contains(dep, "glfw") || dep == "runtime/cgo" ||
+			strings.HasSuffix(dep, "internal/glctx") || strings.HasSuffix(dep, "/upload") {
+			t.Errorf("descriptors imports %s", dep)
+		}
+	}
+}

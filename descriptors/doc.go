@@ -1,0 +1,60 @@
+// Package descriptors manages a fixed table of texture-descriptor slots
+// (1024 by default) with generational handles, deferred reuse and
+// occupancy reporting.
+//
+// A Heap hands out Handles (slot index plus generation; the zero Handle is
+// never valid). Every call checks the handle, so a texture used after it
+// was freed is reported where it happens, as ErrStaleHandle. Free does not
+// make a slot reusable at once: a frame still in flight may sample the
+// slot's descriptor, so the slot retires through lifetime's deferred
+// release and returns to the free list only after those frames complete.
+// Reuse is last-in first-out among retired slots, before the high-water
+// mark is bumped, so texture churn (font-atlas rebakes, quality swaps,
+// level reloads) recycles slots instead of leaking them. Occupancy (live,
+// peak, high-water, pending) is logged as a warning when it crosses 75%
+// and 90%, and optionally as a periodic line; exhaustion returns
+// ErrHeapExhausted quoting live, peak, pending and capacity.
+//
+// The slot table holds no device types. descriptors/gltex binds it to
+// OpenGL: creating a texture (glCreateTextures, glTextureStorage2D, an
+// upload through an upload arena as the pixel unpack buffer) takes a slot,
+// and freeing it defers glDeleteTextures to the slot's retirement.
+//
+// # Reaching a slot from a shader
+//
+// OpenGL without ARB_bindless_texture has no shader-visible descriptor
+// table to index. gltex binds by slot per draw: Manager.Bind(handle, unit)
+// calls glBindTextureUnit(unit, texture of the slot), and the shader's
+// sampler uniform names the unit. The slot index is what a renderer sorts
+// and batches draws by. Engines that want to index many textures in one
+// draw use a texture array and a layer index instead; the slot table
+// serves either, since it only hands out indices. glctx detects
+// ARB_bindless_texture and reports it (Info.Bindless); steadyframe does not
+// use it, because no driver in CI offers it and an untested path is not
+// shipped.
+//
+// # Ownership
+//
+// A Heap, and a gltex.Manager with its GL objects, belong to the render
+// goroutine; neither is safe for concurrent use. Other goroutines ask for
+// textures through the render goroutine's queue and get Handles back;
+// Handles are plain values and may be passed anywhere, but only the owner
+// goroutine may resolve them.
+//
+// # Lifetime
+//
+// The owner calls, each frame, in this order:
+//
+//	serial, _ := frames.BeginFrame()         // lifetime.Frames
+//	heap.Retire(frames.Completed())          // free slots whose frames are done
+//	heap.BeginFrame(serial)                  // Frees now retire after this frame
+//	... Alloc, Get, Free ...
+//	frames.EndFrame()
+//
+// A Handle is valid from Alloc until Free; after Free every call with it
+// fails. The slot and its device object live on until the frame that was
+// being recorded when Free was called completes and Retire runs. Close the
+// heap after freeing everything, draining the frames and retiring: Close
+// refuses while slots are live or pending, so a leak is an error, not a
+// silent drop.
+package descriptors

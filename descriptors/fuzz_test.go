@@ -1,0 +1,191 @@
+package descriptors_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/steadyframe/steadyframe/descriptors"
+)
+
+// model is the heap's contract written as plainly as possible: a stack of
+// retired slots, a queue of pending ones keyed by frame, a bump counter.
+type model struct {
+	capacity  int
+	highWater int
+	free      []int // top is the end
+	pending   []pendingSlot
+	live      map[descriptors.Handle]bool
+	peak      int
+	serial    uint64 // last BeginFrame
+	completed uint64
+	released  []int
+}
+
+type pendingSlot struct {
+	slot   int
+	serial uint64
+}
+
+// nextSlot is the slot the heap must hand out next, or -1.
+func (m *model) nextSlot() int {
+	if n := len(m.free); n > 0 {
+		return m.free[n-1]
+	}
+	if m.highWater < m.capacity {
+		return m.highWater
+	}
+	return -1
+}
+
+func (m *model) take(h descriptors.Handle) {
+	if len(m.free) > 0 {
+		m.free = m.free[:len(m.free)-1]
+	} else {
+		m.highWater++
+	}
+	m.live[h] = true
+	m.peak = max(m.peak, len(m.live))
+}
+
+func (m *model) retire(completed uint64) {
+	m.completed = max(m.completed, completed)
+	for len(m.pending) > 0 && m.pending[0].serial <= m.completed {
+		m.free = append(m.free, m.pending[0].slot)
+		m.released = append(m.released, m.pending[0].slot)
+		m.pending = m.pending[1:]
+	}
+}
+
+type releaseLog struct{ slots []int }
+
+func (r *releaseLog) ReleaseSlot(i int) { r.slots = append(r.slots, i) }
+
+// FuzzHeap drives a heap and the model with the same byte commands and
+// checks after every command that they agree on which slot each Alloc
+// takes, which handles are valid, and every counter.
+func FuzzHeap(f *testing.F) {
+	f.Add([]byte{4, 0, 0, 0, 1, 0, 3, 4, 5, 0})
+	f.Add([]byte{1, 0, 0, 0, 1, 0, 2, 0, 0, 0})
+	f.Add([]byte{8, 5, 6, 1, 2, 3, 2, 4, 1, 0, 0, 6, 9, 3, 4, 255, 0, 5, 7})
+	f.Fuzz(func(t *testing.T, cmds []byte) {
+		if len(cmds) == 0 {
+			return
+		}
+		capacity := 1 + int(cmds[0]%16)
+		rel := &releaseLog{}
+		h, err := descriptors.NewHeap(descriptors.HeapDesc{Capacity: capacity, Releaser: rel, Logger: quiet()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &model{capacity: capacity, live: map[descriptors.Handle]bool{}}
+		var order []descriptors.Handle // live handles in allocation order
+		var dead []descriptors.Handle  // freed handles, to try again
+		arg := func(i int) int {
+			if i+1 < len(cmds) {
+				return int(cmds[i+1])
+			}
+			return 0
+		}
+		for i := 1; i < len(cmds); i++ {
+			switch cmds[i] % 7 {
+			case 0: // Alloc
+				want := m.nextSlot()
+				got, err := h.Alloc()
+				if want < 0 {
+					if !errors.Is(err, descriptors.ErrHeapExhausted) {
+						t.Fatalf("cmd %d: Alloc on a full heap: %v", i, err)
+					}
+					break
+				}
+				if err != nil || got.Index() != want {
+					t.Fatalf("cmd %d: Alloc = %v, %v; model wants slot %d", i, got, err, want)
+				}
+				m.take(got)
+				order = append(order, got)
+			case 1, 2: // Free a live handle
+				if len(order) == 0 {
+					break
+				}
+				k := arg(i) % len(order)
+				i++
+				hd := order[k]
+				if err := h.Free(hd); err != nil {
+					t.Fatalf("cmd %d: Free(%v): %v", i, hd, err)
+				}
+				order = append(order[:k], order[k+1:]...)
+				delete(m.live, hd)
+				dead = append(dead, hd)
+				m.pending = append(m.pending, pendingSlot{hd.Index(), m.serial})
+			case 3: // a stale handle is refused everywhere
+				if len(dead) == 0 {
+					break
+				}
+				hd := dead[arg(i)%len(dead)]
+				i++
+				if err := h.Free(hd); !errors.Is(err, descriptors.ErrStaleHandle) {
+					t.Fatalf("cmd %d: Free of stale %v: %v", i, hd, err)
+				}
+				if _, err := h.Get(hd); !errors.Is(err, descriptors.ErrStaleHandle) {
+					t.Fatalf("cmd %d: Get of stale %v: %v", i, hd, err)
+				}
+			case 4: // frame advance
+				m.serial++
+				if err := h.BeginFrame(m.serial); err != nil {
+					t.Fatal(err)
+				}
+			case 5: // fence completion, up to the current frame
+				c := m.completed + uint64(arg(i)%4)
+				i++
+				c = min(c, m.serial)
+				h.Retire(c)
+				m.retire(c)
+			case 6: // AllocN, all or nothing
+				n := arg(i) % 5
+				i++
+				avail := len(m.free) + m.capacity - m.highWater
+				dst := make([]descriptors.Handle, n)
+				err := h.AllocN(dst)
+				if n > avail {
+					if !errors.Is(err, descriptors.ErrHeapExhausted) {
+						t.Fatalf("cmd %d: AllocN(%d) with %d free: %v", i, n, avail, err)
+					}
+					break
+				}
+				if err != nil {
+					t.Fatalf("cmd %d: AllocN(%d): %v", i, n, err)
+				}
+				for _, hd := range dst {
+					if hd.Index() != m.nextSlot() {
+						t.Fatalf("cmd %d: AllocN gave slot %d, model wants %d", i, hd.Index(), m.nextSlot())
+					}
+					m.take(hd)
+					order = append(order, hd)
+				}
+			}
+			check(t, i, h, m, order, rel)
+		}
+	})
+}
+
+func check(t *testing.T, i int, h *descriptors.Heap, m *model, order []descriptors.Handle, rel *releaseLog) {
+	t.Helper()
+	st := h.Stats()
+	if st.Live != len(m.live) || st.Pending != len(m.pending) || st.Peak != m.peak ||
+		st.HighWater != m.highWater || st.FreeStack != len(m.free) || st.Free != m.capacity-len(m.live)-len(m.pending) {
+		t.Fatalf("cmd %d: stats %+v; model live %d pending %d peak %d high-water %d free %d",
+			i, st, len(m.live), len(m.pending), m.peak, m.highWater, len(m.free))
+	}
+	for _, hd := range order {
+		if idx, err := h.Get(hd); err != nil || idx != hd.Index() {
+			t.Fatalf("cmd %d: live %v: %d, %v", i, hd, idx, err)
+		}
+	}
+	if len(rel.slots) != len(m.released) {
+		t.Fatalf("cmd %d: released %v, model %v", i, rel.slots, m.released)
+	}
+	for k := range rel.slots {
+		if rel.slots[k] != m.released[k] {
+			t.Fatalf("cmd %d: released %v, model %v", i, rel.slots, m.released)
+		}
+	}
+}

@@ -1,0 +1,328 @@
+package gltex_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"runtime"
+	"testing"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/descriptors/gltex"
+	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/upload"
+	"github.com/steadyframe/steadyframe/upload/glbuf"
+)
+
+// GLFW must run on the main OS thread: lock the main goroutine to it and
+// serve GL calls from it.
+func init() { runtime.LockOSThread() }
+
+func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
+
+// renderer is the smallest GL renderer: one frame clock with GL fences, an
+// upload Set sharing it for staging, and a texture Manager.
+type renderer struct {
+	frames *lifetime.Frames
+	set    *upload.Set
+	tex    *gltex.Manager
+}
+
+func newRenderer(staging bool) (*renderer, error) {
+	r := &renderer{}
+	var err error
+	r.frames, err = lifetime.NewFrames(lifetime.FramesDesc{NewFence: glctx.NewLifetimeFence})
+	if err != nil {
+		return nil, err
+	}
+	d := gltex.Desc{Heap: descriptors.HeapDesc{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}}
+	if staging {
+		b, err := glbuf.New()
+		if err != nil {
+			return nil, err
+		}
+		r.set, err = upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "textures", Size: 1 << 20}},
+			Backend: b, Frames: r.frames})
+		if err != nil {
+			return nil, err
+		}
+		d.Staging, d.StagingBuffer = r.set.Arena(0), b.Buffer()
+	}
+	r.tex, err = gltex.New(d)
+	return r, err
+}
+
+func (r *renderer) begin() error {
+	serial, err := r.frames.BeginFrame()
+	if err != nil {
+		return err
+	}
+	if r.set != nil {
+		if _, err := r.set.BeginFrame(); err != nil {
+			return err
+		}
+	}
+	r.tex.Retire(r.frames.Completed())
+	return r.tex.BeginFrame(serial)
+}
+
+func (r *renderer) end() error {
+	if r.set != nil {
+		if err := r.set.EndFrame(); err != nil {
+			return err
+		}
+	}
+	return r.frames.EndFrame()
+}
+
+func (r *renderer) drain() error {
+	if err := r.frames.Drain(); err != nil {
+		return err
+	}
+	r.tex.Retire(r.frames.Completed())
+	return nil
+}
+
+func (r *renderer) close() error {
+	if err := r.drain(); err != nil {
+		return err
+	}
+	if err := r.tex.Close(); err != nil {
+		return err
+	}
+	if r.set != nil {
+		if err := r.set.Close(); err != nil {
+			return err
+		}
+	}
+	return r.frames.Close()
+}
+
+func solid(w, h int, c [4]byte) []byte {
+	return bytes.Repeat(c[:], w*h)
+}
+
+func TestCreateUploadsThroughStagingAndDirect(t *testing.T) {
+	glctx.RunT(t, func(*glctx.Context) error {
+		for _, staging := range []bool{true, false} {
+			r, err := newRenderer(staging)
+			if err != nil {
+				return err
+			}
+			if err := r.begin(); err != nil {
+				return err
+			}
+			want := make([]byte, 13*7*4) // odd width: rows are not 4-aligned in R8
+			for i := range want {
+				want[i] = byte(i * 7)
+			}
+			h, err := r.tex.Create(13, 7, gltex.FormatRGBA8, want)
+			if err != nil {
+				return err
+			}
+			font := make([]byte, 13*7)
+			copy(font, want)
+			hf, err := r.tex.Create(13, 7, gltex.FormatR8, font)
+			if err != nil {
+				return err
+			}
+			if err := r.end(); err != nil {
+				return err
+			}
+			if err := r.drain(); err != nil {
+				return err
+			}
+			name, _ := r.tex.Texture(h)
+			got := make([]byte, len(want))
+			gl.GetTextureImage(name, 0, gl.RGBA, gl.UNSIGNED_BYTE, int32(len(got)), unsafe.Pointer(&got[0]))
+			if !bytes.Equal(got, want) {
+				t.Errorf("staging=%t: RGBA8 texture read back differs", staging)
+			}
+			fname, _ := r.tex.Texture(hf)
+			gotf := make([]byte, len(font))
+			gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
+			gl.GetTextureImage(fname, 0, gl.RED, gl.UNSIGNED_BYTE, int32(len(gotf)), unsafe.Pointer(&gotf[0]))
+			gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
+			if !bytes.Equal(gotf, font) {
+				t.Errorf("staging=%t: R8 texture read back differs", staging)
+			}
+			st := r.tex.Stats()
+			if staging && (st.Staged != 2 || st.Direct != 0) || !staging && (st.Direct != 2 || st.Staged != 0) {
+				t.Errorf("staging=%t: staged %d direct %d", staging, st.Staged, st.Direct)
+			}
+			if err := r.begin(); err != nil {
+				return err
+			}
+			_ = r.tex.Free(h)
+			_ = r.tex.Free(hf)
+			if err := r.end(); err != nil {
+				return err
+			}
+			if err := r.close(); err != nil {
+				return err
+			}
+		}
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			t.Errorf("GL error 0x%x", e)
+		}
+		return nil
+	})
+}
+
+func TestCreateRejectsBadInputAndTakesNothing(t *testing.T) {
+	glctx.RunT(t, func(*glctx.Context) error {
+		r, err := newRenderer(false)
+		if err != nil {
+			return err
+		}
+		if err := r.begin(); err != nil {
+			return err
+		}
+		for _, c := range []struct {
+			w, h int
+			f    gltex.Format
+			px   []byte
+		}{{0, 4, gltex.FormatRGBA8, nil}, {4, -1, gltex.FormatRGBA8, nil}, {1 << 20, 1, gltex.FormatR8, nil},
+			{4, 4, gltex.Format(99), nil}, {4, 4, gltex.FormatRGBA8, make([]byte, 63)}} {
+			if _, err := r.tex.Create(c.w, c.h, c.f, c.px); !errors.Is(err, gltex.ErrInvalidTexture) {
+				t.Errorf("Create(%d, %d, %d, %d bytes): %v, want ErrInvalidTexture", c.w, c.h, c.f, len(c.px), err)
+			}
+		}
+		if st := r.tex.Stats(); st.Heap.Live != 0 || st.Created != 0 {
+			t.Errorf("bad input took something: %+v", st)
+		}
+		if err := r.end(); err != nil {
+			return err
+		}
+		return r.close()
+	})
+}
+
+// Freeing a texture must not delete it while a frame that may sample it
+// is in flight; it is deleted at the slot's retirement.
+func TestFreeDefersDeleteToRetirement(t *testing.T) {
+	glctx.RunT(t, func(*glctx.Context) error {
+		r, err := newRenderer(true)
+		if err != nil {
+			return err
+		}
+		if err := r.begin(); err != nil {
+			return err
+		}
+		h, err := r.tex.Create(4, 4, gltex.FormatRGBA8, solid(4, 4, [4]byte{1, 2, 3, 4}))
+		if err != nil {
+			return err
+		}
+		name, _ := r.tex.Texture(h)
+		if err := r.tex.Free(h); err != nil {
+			return err
+		}
+		if _, err := r.tex.Texture(h); !errors.Is(err, descriptors.ErrStaleHandle) {
+			t.Errorf("Texture after Free: %v, want ErrStaleHandle", err)
+		}
+		if err := r.tex.Bind(0, h); !errors.Is(err, descriptors.ErrStaleHandle) {
+			t.Errorf("Bind after Free: %v, want ErrStaleHandle", err)
+		}
+		if !gl.IsTexture(name) {
+			t.Error("texture deleted while its frame is still being recorded")
+		}
+		if err := r.end(); err != nil {
+			return err
+		}
+		// Frame 1 is submitted but nobody has waited for it: Completed
+		// is still 0, so retiring now must keep the texture.
+		if c := r.frames.Completed(); c >= 1 {
+			t.Fatalf("frame 1 counted complete (%d) without a wait", c)
+		}
+		r.tex.Retire(r.frames.Completed())
+		if !gl.IsTexture(name) {
+			t.Error("texture deleted before its frame completed")
+		}
+		if err := r.drain(); err != nil {
+			return err
+		}
+		if gl.IsTexture(name) {
+			t.Error("texture not deleted after its slot retired")
+		}
+		if st := r.tex.Stats(); st.Deleted != 1 || st.Textures != 0 {
+			t.Errorf("stats %+v", st)
+		}
+		return r.close()
+	})
+}
+
+const bindVertex = `#version 450 core
+void main() {
+	vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);
+	gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}`
+
+const bindFragment = `#version 450 core
+layout(binding = 3) uniform sampler2D tex;
+layout(location = 0) out vec4 color;
+void main() { color = texelFetch(tex, ivec2(0, 0), 0); }`
+
+// A shader reaches a slot through the unit Bind puts it on.
+func TestBindReachesTheSlotFromAShader(t *testing.T) {
+	glctx.RunT(t, func(*glctx.Context) error {
+		r, err := newRenderer(true)
+		if err != nil {
+			return err
+		}
+		prog, err := glctx.NewProgram(bindVertex, bindFragment)
+		if err != nil {
+			return err
+		}
+		defer gl.DeleteProgram(prog)
+		var vao, target, fbo uint32
+		gl.CreateVertexArrays(1, &vao)
+		defer gl.DeleteVertexArrays(1, &vao)
+		gl.CreateTextures(gl.TEXTURE_2D, 1, &target)
+		defer gl.DeleteTextures(1, &target)
+		gl.TextureStorage2D(target, 1, gl.RGBA8, 1, 1)
+		gl.CreateFramebuffers(1, &fbo)
+		defer gl.DeleteFramebuffers(1, &fbo)
+		gl.NamedFramebufferTexture(fbo, gl.COLOR_ATTACHMENT0, target, 0)
+
+		if err := r.begin(); err != nil {
+			return err
+		}
+		colors := [][4]byte{{255, 0, 0, 255}, {0, 200, 0, 255}, {10, 20, 30, 40}}
+		var hs []descriptors.Handle
+		for _, c := range colors {
+			h, err := r.tex.Create(2, 2, gltex.FormatRGBA8, solid(2, 2, c))
+			if err != nil {
+				return err
+			}
+			hs = append(hs, h)
+		}
+		gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
+		gl.Viewport(0, 0, 1, 1)
+		gl.UseProgram(prog)
+		gl.BindVertexArray(vao)
+		for k := len(hs) - 1; k >= 0; k-- {
+			if err := r.tex.Bind(3, hs[k]); err != nil {
+				return err
+			}
+			gl.DrawArrays(gl.TRIANGLES, 0, 3)
+			var px [4]byte
+			gl.ReadPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&px[0]))
+			if px != colors[k] {
+				t.Errorf("slot %d bound to unit 3: shader saw %v, want %v", hs[k].Index(), px, colors[k])
+			}
+		}
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		for _, h := range hs {
+			_ = r.tex.Free(h)
+		}
+		if err := r.end(); err != nil {
+			return err
+		}
+		return r.close()
+	})
+}

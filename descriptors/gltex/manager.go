@@ -1,0 +1,213 @@
+package gltex
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/upload"
+)
+
+// ErrInvalidTexture is returned by Create for a size, format or pixel
+// slice that cannot make a texture; nothing is allocated.
+var ErrInvalidTexture = errors.New("gltex: invalid texture")
+
+// ErrGL is returned when the driver reports an error; the message holds
+// the GL error code.
+var ErrGL = errors.New("gltex: GL error")
+
+// Format is a texel format.
+type Format int
+
+// Formats a Manager can create.
+const (
+	FormatRGBA8 Format = iota + 1 // four 8-bit channels, 4 bytes a texel
+	FormatR8                      // one 8-bit channel (font atlases), 1 byte a texel
+)
+
+func (f Format) gl() (internal, format uint32, bytes int, ok bool) {
+	switch f {
+	case FormatRGBA8:
+		return gl.RGBA8, gl.RGBA, 4, true
+	case FormatR8:
+		return gl.R8, gl.RED, 1, true
+	}
+	return 0, 0, 0, false
+}
+
+// Desc configures New.
+type Desc struct {
+	// Heap configures the slot table; its Releaser is set by New.
+	Heap descriptors.HeapDesc
+	// Staging, if set, is the upload arena Create copies pixels into
+	// before the GL copy reads them as a pixel unpack buffer. Create uses
+	// it only inside an open frame of its Set and falls back to a direct
+	// upload when the arena is full.
+	Staging *upload.Arena
+	// StagingBuffer is the GL buffer behind Staging (glbuf.Backend.Buffer).
+	StagingBuffer uint32
+}
+
+// Manager owns GL textures, one per descriptor slot.
+//
+// A Manager belongs to the render goroutine with the GL context current;
+// it is not safe for concurrent use.
+type Manager struct {
+	heap       *descriptors.Heap
+	names      []uint32 // GL texture of each slot; 0 when none
+	staging    *upload.Arena
+	stagingBuf uint32
+	maxSize    int
+	rel        releaser
+
+	created, deleted, staged, direct uint64
+}
+
+// releaser deletes a slot's texture when the heap retires the slot. It is
+// a separate type so ReleaseSlot is not part of the Manager's API.
+type releaser struct{ m *Manager }
+
+func (r *releaser) ReleaseSlot(i int) {
+	if name := r.m.names[i]; name != 0 {
+		gl.DeleteTextures(1, &name)
+		r.m.names[i] = 0
+		r.m.deleted++
+	}
+}
+
+// New makes a Manager and its heap. The GL context must be current.
+func New(d Desc) (*Manager, error) {
+	if d.Staging != nil && d.StagingBuffer == 0 {
+		return nil, fmt.Errorf("%w: Staging arena without its GL buffer", descriptors.ErrInvalidConfig)
+	}
+	m := &Manager{staging: d.Staging, stagingBuf: d.StagingBuffer}
+	m.rel.m = m
+	d.Heap.Releaser = &m.rel
+	h, err := descriptors.NewHeap(d.Heap)
+	if err != nil {
+		return nil, err
+	}
+	m.heap = h
+	m.names = make([]uint32, h.Capacity())
+	var max int32
+	gl.GetIntegerv(gl.MAX_TEXTURE_SIZE, &max)
+	m.maxSize = int(max)
+	return m, nil
+}
+
+// Heap returns the slot table, for its Stats and for handle checks.
+func (m *Manager) Heap() *descriptors.Heap { return m.heap }
+
+// Create makes a width × height texture of format f with one mip level
+// and fills it with pixels (tightly packed rows, len = width × height ×
+// texel size), or leaves it undefined if pixels is nil. It takes a slot
+// first, so a full heap costs no GL work; bad arguments return
+// ErrInvalidTexture and take nothing.
+func (m *Manager) Create(width, height int, f Format, pixels []byte) (descriptors.Handle, error) {
+	internal, format, bpp, ok := f.gl()
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("%w: format %d", ErrInvalidTexture, f)
+	case width < 1 || height < 1 || width > m.maxSize || height > m.maxSize:
+		return 0, fmt.Errorf("%w: %d×%d (want 1..%d on each side)", ErrInvalidTexture, width, height, m.maxSize)
+	case pixels != nil && len(pixels) != width*height*bpp:
+		return 0, fmt.Errorf("%w: %d bytes of pixels for %d×%d at %d bytes a texel (want %d)",
+			ErrInvalidTexture, len(pixels), width, height, bpp, width*height*bpp)
+	}
+	h, err := m.heap.Alloc()
+	if err != nil {
+		return 0, err
+	}
+	var name uint32
+	gl.CreateTextures(gl.TEXTURE_2D, 1, &name)
+	gl.TextureStorage2D(name, 1, internal, int32(width), int32(height))
+	gl.TextureParameteri(name, gl.TEXTURE_MIN_FILTER, gl.LINEAR)
+	gl.TextureParameteri(name, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
+	m.names[h.Index()] = name
+	m.created++
+	if pixels != nil {
+		m.upload(name, width, height, format, pixels)
+	}
+	if e := gl.GetError(); e != gl.NO_ERROR {
+		// The slot retires like any other; its releaser deletes the name.
+		_ = m.heap.Free(h)
+		return 0, fmt.Errorf("%w: 0x%x creating a %d×%d texture", ErrGL, e, width, height)
+	}
+	return h, nil
+}
+
+// upload copies pixels into the staging arena and lets GL read them from
+// there, or hands GL the client memory when no arena or no room exists.
+// The staging copy is fenced with the frame, so the region is not reused
+// until the GPU has read it.
+func (m *Manager) upload(name uint32, width, height int, format uint32, pixels []byte) {
+	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
+	defer gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
+	if m.staging != nil {
+		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil {
+			copy(view, pixels)
+			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, m.stagingBuf)
+			glctx.TextureSubImage2DFromBuffer(name, 0, 0, 0, int32(width), int32(height), format, gl.UNSIGNED_BYTE, off)
+			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, 0)
+			m.staged++
+			return
+		}
+	}
+	gl.TextureSubImage2D(name, 0, 0, 0, int32(width), int32(height), format, gl.UNSIGNED_BYTE, unsafe.Pointer(&pixels[0]))
+	m.direct++
+}
+
+// Texture returns the GL texture name of a live handle, or an error
+// matching descriptors.ErrStaleHandle or ErrInvalidHandle.
+func (m *Manager) Texture(h descriptors.Handle) (uint32, error) {
+	i, err := m.heap.Get(h)
+	if err != nil {
+		return 0, err
+	}
+	return m.names[i], nil
+}
+
+// Bind binds the texture of h to texture unit unit for the next draws:
+// how a shader reaches a slot without bindless textures.
+func (m *Manager) Bind(unit uint32, h descriptors.Handle) error {
+	name, err := m.Texture(h)
+	if err != nil {
+		return err
+	}
+	gl.BindTextureUnit(unit, name)
+	return nil
+}
+
+// Free invalidates h now; the GL texture is deleted when its slot retires.
+func (m *Manager) Free(h descriptors.Handle) error { return m.heap.Free(h) }
+
+// BeginFrame forwards the frame serial to the heap (see
+// descriptors.Heap.BeginFrame).
+func (m *Manager) BeginFrame(serial uint64) error { return m.heap.BeginFrame(serial) }
+
+// Retire deletes the textures of slots whose frames have completed and
+// returns their slots to the free list. It returns how many retired.
+func (m *Manager) Retire(completed uint64) int { return m.heap.Retire(completed) }
+
+// Stats describes the manager's textures.
+type Stats struct {
+	Heap     descriptors.Stats
+	Textures int    // GL textures alive: live plus pending slots
+	Created  uint64 // textures created
+	Deleted  uint64 // textures deleted at retirement
+	Staged   uint64 // uploads through the staging arena
+	Direct   uint64 // uploads from client memory
+}
+
+// Stats returns the counters. It does not allocate.
+func (m *Manager) Stats() Stats {
+	return Stats{Heap: m.heap.Stats(), Textures: int(m.created - m.deleted),
+		Created: m.created, Deleted: m.deleted, Staged: m.staged, Direct: m.direct}
+}
+
+// Close closes the heap, which refuses (descriptors.ErrInUse) while
+// textures are live or pending: free them, drain and Retire first.
+func (m *Manager) Close() error { return m.heap.Close() }

@@ -1,0 +1,345 @@
+package descriptors
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/steadyframe/steadyframe/lifetime"
+)
+
+// DefaultCapacity is the number of slots of a Heap made with Capacity 0:
+// the size of a typical shader-visible descriptor heap.
+const DefaultCapacity = 1024
+
+// MaxCapacity bounds HeapDesc.Capacity so a slot index fits a handle.
+const MaxCapacity = 1 << 24
+
+// SlotReleaser destroys the device object behind a slot (for GL,
+// glDeleteTextures) once no frame in flight can reference it. The Heap
+// calls ReleaseSlot from Retire, on the owner goroutine, just before the
+// slot joins the free list. It must not call back into the Heap.
+type SlotReleaser interface {
+	ReleaseSlot(index int)
+}
+
+// HeapDesc configures NewHeap. The zero value of each field picks its
+// default.
+type HeapDesc struct {
+	// Name appears in logs, errors and Stats; "" means "textures".
+	Name string
+	// Capacity is the number of slots; 0 means DefaultCapacity. The heap
+	// never grows.
+	Capacity int
+	// Releaser is told when a freed slot retires; nil means no device
+	// objects to destroy.
+	Releaser SlotReleaser
+	// Logger receives the occupancy warnings and lines; nil means
+	// slog.Default().
+	Logger *slog.Logger
+	// LogInterval is how often BeginFrame logs an occupancy line; 0 turns
+	// the line off (the default, and what tests want).
+	LogInterval time.Duration
+	// Now is the clock for LogInterval; nil means time.Now.
+	Now func() time.Time
+}
+
+type slotState uint8
+
+const (
+	slotFree    slotState = iota // never used, or retired and on the free list
+	slotLive                     // allocated; its handle is valid
+	slotPending                  // freed; waiting for its frames to complete
+	slotMarked                   // live, and already seen in the batch FreeN is checking
+)
+
+// Heap is a fixed-capacity table of descriptor slots with generational
+// handles. Free does not make a slot reusable at once: the slot retires
+// through a lifetime.Deferred queue and becomes free only when every frame
+// that could still reference it has completed (Retire). Retired slots are
+// reused last-in first-out before the high-water mark is bumped, so the
+// heap bounds the live texture count, not the number ever created.
+//
+// The slot table holds no device types; a backend (descriptors/gltex for
+// OpenGL) keeps its objects in its own arrays indexed by slot and learns
+// of retirements through SlotReleaser.
+//
+// A Heap belongs to the render goroutine; it is not safe for concurrent
+// use.
+type Heap struct {
+	name     string
+	gen      []uint32
+	state    []slotState
+	free     []int32 // retired slots; the top is reused first
+	releaser SlotReleaser
+	deferred *lifetime.Deferred
+	retire   retirer
+
+	highWater, live, pending, peak int
+	serial                         uint64 // frame Free schedules against
+
+	allocs, recycled, frees, retired, refused uint64
+
+	occupancy occupancy
+	closed    bool
+}
+
+// retirer is the Heap's lifetime.Releaser. It is a separate type so that
+// Release, which only the Deferred queue may call, is not a Heap method.
+type retirer struct{ h *Heap }
+
+func (r *retirer) Release(arg uint64) { r.h.retireSlot(int(arg)) }
+
+// NewHeap makes a heap and everything it will ever need: slot arrays, the
+// free list and a deferred queue as large as the heap, so Free can never
+// find the queue full.
+func NewHeap(d HeapDesc) (*Heap, error) {
+	if d.Capacity == 0 {
+		d.Capacity = DefaultCapacity
+	}
+	if d.Capacity < 1 || d.Capacity > MaxCapacity {
+		return nil, fmt.Errorf("%w: capacity %d (want 1..%d)", ErrInvalidConfig, d.Capacity, MaxCapacity)
+	}
+	if d.LogInterval < 0 {
+		return nil, fmt.Errorf("%w: negative LogInterval %v", ErrInvalidConfig, d.LogInterval)
+	}
+	if d.Name == "" {
+		d.Name = "textures"
+	}
+	deferred, err := lifetime.NewDeferred(d.Capacity)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	}
+	h := &Heap{
+		name:     d.Name,
+		gen:      make([]uint32, d.Capacity),
+		state:    make([]slotState, d.Capacity),
+		free:     make([]int32, 0, d.Capacity),
+		releaser: d.Releaser,
+		deferred: deferred,
+	}
+	h.retire.h = h
+	h.occupancy.init(d)
+	return h, nil
+}
+
+// Capacity returns the number of slots.
+func (h *Heap) Capacity() int { return len(h.gen) }
+
+// Alloc takes a slot: the most recently retired one if any, else the
+// next never-used one. It returns ErrHeapExhausted, quoting live, peak,
+// pending and capacity, when neither exists. Alloc does not allocate
+// (except to log the rare occupancy warning).
+func (h *Heap) Alloc() (Handle, error) {
+	if h.closed {
+		return 0, fmt.Errorf("%w: Alloc on heap %q", ErrClosed, h.name)
+	}
+	if len(h.free) == 0 && h.highWater == len(h.gen) {
+		h.refused++
+		return 0, h.exhausted(1)
+	}
+	return h.take(), nil
+}
+
+// AllocN fills dst with handles to len(dst) slots, or, if the heap cannot
+// supply all of them, takes none, leaves dst untouched and returns
+// ErrHeapExhausted. It does not allocate.
+func (h *Heap) AllocN(dst []Handle) error {
+	if h.closed {
+		return fmt.Errorf("%w: AllocN on heap %q", ErrClosed, h.name)
+	}
+	if len(dst) > len(h.free)+len(h.gen)-h.highWater {
+		h.refused++
+		return h.exhausted(len(dst))
+	}
+	for i := range dst {
+		dst[i] = h.take()
+	}
+	return nil
+}
+
+func (h *Heap) take() Handle {
+	var index int
+	if n := len(h.free); n > 0 {
+		index = int(h.free[n-1])
+		h.free = h.free[:n-1]
+		h.recycled++
+	} else {
+		index = h.highWater
+		h.highWater++
+	}
+	if h.gen[index] == 0 {
+		h.gen[index] = 1
+	}
+	h.state[index] = slotLive
+	h.live++
+	h.allocs++
+	if h.live > h.peak {
+		h.peak = h.live
+	}
+	h.occupancy.rise(h)
+	return makeHandle(index, h.gen[index])
+}
+
+func (h *Heap) exhausted(want int) error {
+	return fmt.Errorf("%w: %q cannot supply %d slot(s): live %d, peak %d, pending %d, capacity %d "+
+		"(live near capacity means textures are never freed; pending high means frames are not retiring)",
+		ErrHeapExhausted, h.name, want, h.live, h.peak, h.pending, len(h.gen))
+}
+
+// check validates h against the slot table: the error names the handle
+// and whether it is foreign or stale.
+func (h *Heap) check(hd Handle) (int, error) {
+	if hd == 0 {
+		return 0, fmt.Errorf("%w: zero handle on heap %q", ErrInvalidHandle, h.name)
+	}
+	i := hd.Index()
+	if i >= len(h.gen) {
+		return 0, fmt.Errorf("%w: %v is outside heap %q of %d slots", ErrInvalidHandle, hd, h.name, len(h.gen))
+	}
+	if h.gen[i] != hd.Generation() || h.state[i] != slotLive {
+		return 0, fmt.Errorf("%w: %v on heap %q (slot is at gen %d, %s)", ErrStaleHandle, hd, h.name, h.gen[i], h.state[i])
+	}
+	return i, nil
+}
+
+func (s slotState) String() string {
+	return [...]string{"free", "live", "pending retirement", "live"}[s]
+}
+
+// Get validates hd and returns its slot index, the number a shader or a
+// binding table uses. A stale or foreign handle returns an error; every
+// call checks, so a use-after-free is caught where it happens.
+func (h *Heap) Get(hd Handle) (int, error) {
+	if h.closed {
+		return 0, fmt.Errorf("%w: Get on heap %q", ErrClosed, h.name)
+	}
+	return h.check(hd)
+}
+
+// Valid reports whether hd names a live slot of this heap.
+func (h *Heap) Valid(hd Handle) bool {
+	_, err := h.Get(hd)
+	return err == nil
+}
+
+// Free invalidates hd at once and schedules its slot to retire after the
+// current frame (the serial last passed to BeginFrame) completes: until
+// then a frame in flight may still sample the slot's descriptor. A stale,
+// zero or foreign handle returns an error and changes nothing. Free does
+// not allocate.
+func (h *Heap) Free(hd Handle) error {
+	if h.closed {
+		return fmt.Errorf("%w: Free on heap %q", ErrClosed, h.name)
+	}
+	i, err := h.check(hd)
+	if err != nil {
+		return err
+	}
+	h.free1(i)
+	return nil
+}
+
+// FreeN frees every handle in hs, or, if any is invalid, stale or
+// repeated, frees none and returns the first problem. It does not
+// allocate.
+func (h *Heap) FreeN(hs []Handle) error {
+	if h.closed {
+		return fmt.Errorf("%w: FreeN on heap %q", ErrClosed, h.name)
+	}
+	for k, hd := range hs {
+		i, err := h.check(hd)
+		if err == nil {
+			h.state[i] = slotMarked
+			continue
+		}
+		repeated := hd != 0 && hd.Index() < len(h.gen) && h.state[hd.Index()] == slotMarked &&
+			h.gen[hd.Index()] == hd.Generation()
+		for _, done := range hs[:k] {
+			h.state[done.Index()] = slotLive
+		}
+		if repeated {
+			return fmt.Errorf("%w: %v appears twice in one FreeN batch on heap %q", ErrInvalidHandle, hd, h.name)
+		}
+		return err
+	}
+	for _, hd := range hs {
+		h.free1(hd.Index())
+	}
+	return nil
+}
+
+func (h *Heap) free1(i int) {
+	h.gen[i]++
+	if h.gen[i] == 0 {
+		h.gen[i] = 1 // generation 0 is reserved for "never issued"
+	}
+	h.state[i] = slotPending
+	h.live--
+	h.pending++
+	h.frees++
+	// The queue is as large as the heap and holds only pending slots, so
+	// it cannot be full; if it is, the accounting above is already wrong.
+	if err := h.deferred.Schedule(h.serial, &h.retire, uint64(i)); err != nil {
+		panic(fmt.Sprintf("descriptors: deferred queue refused slot %d with %d pending: %v", i, h.pending, err))
+	}
+}
+
+// BeginFrame records the serial of the frame being recorded: slots freed
+// from now on retire once that frame completes. Serials come from
+// lifetime.Frames and never decrease. With HeapDesc.LogInterval set it
+// also logs the occupancy line when the interval has passed. It does not
+// allocate unless it logs.
+func (h *Heap) BeginFrame(serial uint64) error {
+	if h.closed {
+		return fmt.Errorf("%w: BeginFrame on heap %q", ErrClosed, h.name)
+	}
+	if serial < h.serial {
+		return fmt.Errorf("%w: frame serial went back from %d to %d on heap %q", ErrInvalidConfig, h.serial, serial, h.name)
+	}
+	h.serial = serial
+	h.occupancy.tick(h)
+	return nil
+}
+
+// Retire returns to the free list every freed slot whose frame is at or
+// below completed (lifetime.Frames.Completed), in the order they were
+// freed, calling the SlotReleaser for each first. It returns how many
+// retired and does not allocate.
+func (h *Heap) Retire(completed uint64) int {
+	if h.closed {
+		return 0
+	}
+	n := h.deferred.Run(completed)
+	if n > 0 {
+		h.occupancy.fall(h)
+	}
+	return n
+}
+
+func (h *Heap) retireSlot(i int) {
+	if h.state[i] != slotPending {
+		panic(fmt.Sprintf("descriptors: retiring slot %d in state %s", i, h.state[i]))
+	}
+	if h.releaser != nil {
+		h.releaser.ReleaseSlot(i)
+	}
+	h.state[i] = slotFree
+	h.free = append(h.free, int32(i)) // within capacity: never reallocates
+	h.pending--
+	h.retired++
+}
+
+// Close ends the heap. It fails with ErrInUse, changing nothing, while
+// slots are live or pending: free them, drain the frames and Retire first,
+// so every device object has been released. Close is idempotent.
+func (h *Heap) Close() error {
+	if h.closed {
+		return nil
+	}
+	if h.live > 0 || h.pending > 0 {
+		return fmt.Errorf("%w: heap %q has %d live and %d pending slots", ErrInUse, h.name, h.live, h.pending)
+	}
+	h.closed = true
+	return h.deferred.Close()
+}

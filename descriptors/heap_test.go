@@ -1,0 +1,371 @@
+package descriptors_test
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/lifetime"
+)
+
+// rig drives a heap the way a renderer does, with a frame clock whose
+// fences complete only when the test says (a slow GPU).
+type rig struct {
+	t      testing.TB
+	heap   *descriptors.Heap
+	frames *lifetime.Frames
+	fences []*lifetime.CPUFence
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func newRig(t testing.TB, d descriptors.HeapDesc) *rig {
+	t.Helper()
+	if d.Logger == nil {
+		d.Logger = quiet()
+	}
+	r := &rig{t: t}
+	h, err := descriptors.NewHeap(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.heap = h
+	r.frames, err = lifetime.NewFrames(lifetime.FramesDesc{NewFence: func() (lifetime.Fence, error) {
+		f := lifetime.NewCPUFence(true)
+		r.fences = append(r.fences, f)
+		return f, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.frames.Close() })
+	return r
+}
+
+// begin opens a frame, retiring what completed frames allow.
+func (r *rig) begin() uint64 {
+	r.t.Helper()
+	serial, err := r.frames.BeginFrame()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.heap.Retire(r.frames.Completed())
+	if err := r.heap.BeginFrame(serial); err != nil {
+		r.t.Fatal(err)
+	}
+	return serial
+}
+
+func (r *rig) end() {
+	r.t.Helper()
+	if err := r.frames.EndFrame(); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// gpuCatchUp completes every submitted frame.
+func (r *rig) gpuCatchUp() {
+	for _, f := range r.fences {
+		f.Complete()
+	}
+}
+
+// complete finishes one frame on the "GPU": the fence of its slot.
+func (r *rig) complete(serial uint64) { r.fences[r.frames.Slot(serial)].Complete() }
+
+// drain waits for every frame and retires everything pending, as a level
+// transition or quality swap does.
+func (r *rig) drain() {
+	r.t.Helper()
+	r.gpuCatchUp()
+	if err := r.frames.Drain(); err != nil {
+		r.t.Fatal(err)
+	}
+	r.heap.Retire(r.frames.Completed())
+}
+
+func (r *rig) alloc(n int) []descriptors.Handle {
+	r.t.Helper()
+	hs := make([]descriptors.Handle, n)
+	if err := r.heap.AllocN(hs); err != nil {
+		r.t.Fatal(err)
+	}
+	return hs
+}
+
+func TestDefaultsAndConfig(t *testing.T) {
+	h, err := descriptors.NewHeap(descriptors.HeapDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Capacity() != 1024 || h.Stats().Name != "textures" {
+		t.Errorf("capacity %d name %q, want 1024 textures", h.Capacity(), h.Stats().Name)
+	}
+	for _, c := range []int{-1, descriptors.MaxCapacity + 1} {
+		if _, err := descriptors.NewHeap(descriptors.HeapDesc{Capacity: c}); !errors.Is(err, descriptors.ErrInvalidConfig) {
+			t.Errorf("capacity %d: %v, want ErrInvalidConfig", c, err)
+		}
+	}
+	if _, err := descriptors.NewHeap(descriptors.HeapDesc{LogInterval: -1}); !errors.Is(err, descriptors.ErrInvalidConfig) {
+		t.Errorf("negative LogInterval: %v", err)
+	}
+}
+
+func TestHandlesAreGenerationalAndZeroIsInvalid(t *testing.T) {
+	r := newRig(t, descriptors.HeapDesc{Capacity: 4})
+	r.begin()
+	a, _ := r.heap.Alloc()
+	if a.IsZero() || a.Generation() == 0 {
+		t.Fatalf("handle %v must not be zero", a)
+	}
+	if i, err := r.heap.Get(a); err != nil || i != a.Index() {
+		t.Fatalf("Get(%v) = %d, %v", a, i, err)
+	}
+	for _, bad := range []descriptors.Handle{0, descriptors.Handle(1<<32 | 99)} {
+		if _, err := r.heap.Get(bad); !errors.Is(err, descriptors.ErrInvalidHandle) {
+			t.Errorf("Get(%v): %v, want ErrInvalidHandle", bad, err)
+		}
+		if err := r.heap.Free(bad); !errors.Is(err, descriptors.ErrInvalidHandle) {
+			t.Errorf("Free(%v): %v, want ErrInvalidHandle", bad, err)
+		}
+	}
+	if err := r.heap.Free(a); err != nil {
+		t.Fatal(err)
+	}
+	// Stale at once, before retirement: every call checks.
+	if _, err := r.heap.Get(a); !errors.Is(err, descriptors.ErrStaleHandle) {
+		t.Errorf("Get after Free: %v, want ErrStaleHandle", err)
+	}
+	if err := r.heap.Free(a); !errors.Is(err, descriptors.ErrStaleHandle) {
+		t.Errorf("double Free: %v, want ErrStaleHandle", err)
+	}
+	if r.heap.Valid(a) {
+		t.Error("Valid true for a freed handle")
+	}
+	r.end()
+	r.drain()
+	r.begin()
+	b, _ := r.heap.Alloc()
+	if b.Index() != a.Index() || b.Generation() == a.Generation() {
+		t.Errorf("reused slot: old %v new %v; want same index, new generation", a, b)
+	}
+	if _, err := r.heap.Get(a); !errors.Is(err, descriptors.ErrStaleHandle) {
+		t.Errorf("old handle to a reused slot: %v, want ErrStaleHandle", err)
+	}
+	if !strings.Contains(a.String(), "slot 0 gen 1") || descriptors.Handle(0).String() != "zero handle" {
+		t.Errorf("String: %q, %q", a, descriptors.Handle(0))
+	}
+	r.end()
+}
+
+// A freed slot stays out of circulation until the frame that freed it has
+// completed on the device; then it is reused before the high-water mark
+// moves.
+func TestFreedSlotsWaitForTheirFrames(t *testing.T) {
+	r := newRig(t, descriptors.HeapDesc{Capacity: 8})
+	r.begin()
+	hs := r.alloc(4)
+	r.end()
+	freedIn := r.begin()
+	if err := r.heap.Free(hs[1]); err != nil {
+		t.Fatal(err)
+	}
+	r.end()
+	// Two more frames; the GPU has finished only frame 1, which the
+	// fourth frame needs to reuse its fence.
+	r.begin()
+	r.end()
+	r.complete(1)
+	r.begin()
+	if st := r.heap.Stats(); st.Pending != 1 || st.Live != 3 || st.FreeStack != 0 {
+		t.Fatalf("while frame %d is in flight: %+v; want 1 pending, 3 live", freedIn, st)
+	}
+	fresh, _ := r.heap.Alloc()
+	if fresh.Index() != 4 {
+		t.Errorf("Alloc with the freed slot still pending took slot %d, want fresh slot 4", fresh.Index())
+	}
+	r.end()
+	r.gpuCatchUp()
+	r.begin()
+	if st := r.heap.Stats(); st.Pending != 0 || st.FreeStack != 1 || st.Retired != 1 {
+		t.Fatalf("after frame %d completed: %+v; want it retired", freedIn, st)
+	}
+	again, _ := r.heap.Alloc()
+	if again.Index() != hs[1].Index() {
+		t.Errorf("Alloc took slot %d, want the retired slot %d before bumping", again.Index(), hs[1].Index())
+	}
+	if st := r.heap.Stats(); st.HighWater != 5 || st.Recycled != 1 {
+		t.Errorf("high-water %d recycled %d, want 5 and 1", st.HighWater, st.Recycled)
+	}
+	r.end()
+}
+
+func TestReuseIsLIFOAmongRetiredSlots(t *testing.T) {
+	r := newRig(t, descriptors.HeapDesc{Capacity: 16})
+	r.begin()
+	hs := r.alloc(6)
+	for _, i := range []int{2, 0, 5} {
+		if err := r.heap.Free(hs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.end()
+	r.drain()
+	r.begin()
+	for _, want := range []int{5, 0, 2, 6} {
+		h, _ := r.heap.Alloc()
+		if h.Index() != want {
+			t.Errorf("Alloc took slot %d, want %d (last retired first, then bump)", h.Index(), want)
+		}
+	}
+	r.end()
+}
+
+func TestBatchesAreAllOrNothing(t *testing.T) {
+	r := newRig(t, descriptors.HeapDesc{Capacity: 10})
+	r.begin()
+	hs := r.alloc(7)
+	before := r.heap.Stats()
+	dst := make([]descriptors.Handle, 4)
+	err := r.heap.AllocN(dst)
+	if !errors.Is(err, descriptors.ErrHeapExhausted) {
+		t.Fatalf("AllocN(4) with 3 free: %v, want ErrHeapExhausted", err)
+	}
+	for _, h := range dst {
+		if h != 0 {
+			t.Fatal("a refused AllocN wrote handles")
+		}
+	}
+	after := r.heap.Stats()
+	if after.Live != before.Live || after.HighWater != before.HighWater || after.Refused != 1 {
+		t.Errorf("refused AllocN changed the heap: %+v -> %+v", before, after)
+	}
+	// FreeN with one stale handle frees nothing.
+	if err := r.heap.Free(hs[6]); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.heap.FreeN(hs[4:]); !errors.Is(err, descriptors.ErrStaleHandle) {
+		t.Fatalf("FreeN with a stale handle: %v", err)
+	}
+	if !r.heap.Valid(hs[4]) || !r.heap.Valid(hs[5]) {
+		t.Fatal("a refused FreeN freed some handles")
+	}
+	dup := []descriptors.Handle{hs[0], hs[1], hs[0]}
+	if err := r.heap.FreeN(dup); !errors.Is(err, descriptors.ErrInvalidHandle) || !strings.Contains(err.Error(), "twice") {
+		t.Fatalf("FreeN with a repeated handle: %v", err)
+	}
+	if !r.heap.Valid(hs[0]) || !r.heap.Valid(hs[1]) {
+		t.Fatal("a refused FreeN freed some handles")
+	}
+	if err := r.heap.FreeN(hs[:6]); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.heap.Stats(); st.Live != 0 || st.Pending != 7 {
+		t.Errorf("after FreeN: %+v", st)
+	}
+	if err := r.heap.AllocN(nil); err != nil {
+		t.Errorf("AllocN(nil): %v", err)
+	}
+	r.end()
+}
+
+func TestExhaustionReadsAsALeak(t *testing.T) {
+	r := newRig(t, descriptors.HeapDesc{Capacity: 4, Name: "atlas"})
+	r.begin()
+	hs := r.alloc(4)
+	if err := r.heap.Free(hs[0]); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.heap.Alloc()
+	if !errors.Is(err, descriptors.ErrHeapExhausted) {
+		t.Fatalf("Alloc on a full heap: %v", err)
+	}
+	for _, want := range []string{`"atlas"`, "live 3", "peak 4", "pending 1", "capacity 4"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	r.end()
+}
+
+func TestCloseRefusesLeaks(t *testing.T) {
+	r := newRig(t, descriptors.HeapDesc{Capacity: 4})
+	r.begin()
+	h, _ := r.heap.Alloc()
+	if err := r.heap.Close(); !errors.Is(err, descriptors.ErrInUse) {
+		t.Fatalf("Close with a live slot: %v", err)
+	}
+	_ = r.heap.Free(h)
+	if err := r.heap.Close(); !errors.Is(err, descriptors.ErrInUse) {
+		t.Fatalf("Close with a pending slot: %v", err)
+	}
+	r.end()
+	r.drain()
+	if err := r.heap.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.heap.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := r.heap.Alloc(); !errors.Is(err, descriptors.ErrClosed) {
+		t.Errorf("Alloc after Close: %v", err)
+	}
+	if err := r.heap.Free(h); !errors.Is(err, descriptors.ErrClosed) {
+		t.Errorf("Free after Close: %v", err)
+	}
+	if err := r.heap.BeginFrame(99); !errors.Is(err, descriptors.ErrClosed) {
+		t.Errorf("BeginFrame after Close: %v", err)
+	}
+}
+
+func TestSerialsMustNotGoBack(t *testing.T) {
+	h, _ := descriptors.NewHeap(descriptors.HeapDesc{Capacity: 2})
+	if err := h.BeginFrame(5); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.BeginFrame(4); err == nil {
+		t.Error("BeginFrame accepted a serial going back")
+	}
+}
+
+// The releaser sees each slot exactly when it retires, never earlier.
+type recordingReleaser struct{ released []int }
+
+func (r *recordingReleaser) ReleaseSlot(i int) { r.released = append(r.released, i) }
+
+func TestReleaserRunsAtRetirement(t *testing.T) {
+	rel := &recordingReleaser{}
+	r := newRig(t, descriptors.HeapDesc{Capacity: 8, Releaser: rel})
+	r.begin()
+	hs := r.alloc(3)
+	_ = r.heap.Free(hs[2])
+	_ = r.heap.Free(hs[0])
+	r.end()
+	r.begin()
+	if len(rel.released) != 0 {
+		t.Fatalf("released %v before the frame completed", rel.released)
+	}
+	r.end()
+	r.drain()
+	if len(rel.released) != 2 || rel.released[0] != 2 || rel.released[1] != 0 {
+		t.Errorf("released %v, want [2 0] (in free order)", rel.released)
+	}
+}
+
+func TestErrorsArePrefixedAndDistinct(t *testing.T) {
+	errs := []error{descriptors.ErrHeapExhausted, descriptors.ErrInvalidHandle, descriptors.ErrStaleHandle,
+		descriptors.ErrInvalidConfig, descriptors.ErrClosed, descriptors.ErrInUse}
+	for i, a := range errs {
+		if !strings.HasPrefix(a.Error(), "descriptors: ") {
+			t.Errorf("%q lacks the package prefix", a)
+		}
+		for j, b := range errs {
+			if i != j && errors.Is(a, b) {
+				t.Errorf("%v matches %v", a, b)
+			}
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package upload
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Scribble is the byte debug mode writes over a region when it is
+// recycled, so a view kept past its frame reads an obvious pattern.
+const Scribble = 0xDB
+
+// debugRecords bounds each region's allocation log, so that debug mode
+// keeps Alloc allocation-free; past it, views are not tracked.
+const debugRecords = 4096
+
+type debugRecord struct {
+	start, end int
+}
+
+// debugLog remembers, per region, which frame last owned it and the spans
+// allocated in that frame.
+type debugLog struct {
+	serial   []uint64 // frame that owns each region now
+	previous []uint64 // frame that owned it before
+	records  [][]debugRecord
+	region   int
+	overflow bool
+}
+
+func newDebugLog(regions int) *debugLog {
+	d := &debugLog{
+		serial:   make([]uint64, regions),
+		previous: make([]uint64, regions),
+		records:  make([][]debugRecord, regions),
+	}
+	for i := range d.records {
+		d.records[i] = make([]debugRecord, 0, debugRecords)
+	}
+	return d
+}
+
+func (d *debugLog) begin(region int, serial uint64) {
+	d.region = region
+	d.previous[region], d.serial[region] = d.serial[region], serial
+	d.records[region] = d.records[region][:0]
+	d.overflow = false
+}
+
+func (d *debugLog) record(start, end int) {
+	r := d.records[d.region]
+	if len(r) == cap(r) {
+		d.overflow = true
+		return
+	}
+	d.records[d.region] = append(r, debugRecord{start, end})
+}
+
+func scribble(b []byte) {
+	for i := range b {
+		b[i] = Scribble
+	}
+}
+
+// ViewSerial returns the serial of the frame whose allocation view lies
+// in, from the debug log. It returns ErrUnknownView when debug mode is off,
+// when view is not memory of this arena, or when the view lies in the open
+// frame's region but in no allocation recorded there.
+func (a *Arena) ViewSerial(view []byte) (uint64, error) {
+	region, off, err := a.locate(view)
+	if err != nil {
+		return 0, err
+	}
+	d := a.dbg
+	if a.set.serial == 0 || region != d.region {
+		return d.serial[region], nil
+	}
+	for _, r := range d.records[region] {
+		if off >= r.start && off+len(view) <= r.end {
+			return d.serial[region], nil
+		}
+	}
+	if d.overflow {
+		return 0, fmt.Errorf("%w: debug log of arena %q overflowed (%d allocations)", ErrUnknownView, a.name, debugRecords)
+	}
+	// In the open region but in nothing allocated this frame: it was
+	// allocated when the region last belonged to an earlier frame.
+	return d.previous[region], nil
+}
+
+// CheckView reports whether view may be written now: it returns nil if
+// view lies inside an allocation of the open frame, and an error matching
+// ErrStaleView, naming the frame the view came from, if it was allocated in
+// an earlier frame. It needs debug mode (SetDesc.Debug or the
+// steadyframe_debug tag) and returns ErrUnknownView without it.
+//
+// A view kept for exactly a multiple of InFlight frames that lines up with
+// an allocation of the open frame cannot be told apart from it by address;
+// the scribble makes such a view read Scribble bytes until it is rewritten.
+func (a *Arena) CheckView(view []byte) error {
+	serial, err := a.ViewSerial(view)
+	if err != nil {
+		return err
+	}
+	if a.set.serial == 0 {
+		return fmt.Errorf("%w: view from frame %d of arena %q used between frames", ErrStaleView, serial, a.name)
+	}
+	if serial != a.set.serial {
+		return fmt.Errorf("%w: view from frame %d of arena %q used in frame %d", ErrStaleView, serial, a.name, a.set.serial)
+	}
+	return nil
+}
+
+// locate maps a view to its region and absolute offset in the Set's
+// buffer by address; the comparison of addresses is the only unsafe use.
+func (a *Arena) locate(view []byte) (region, off int, err error) {
+	if a.dbg == nil {
+		return 0, 0, fmt.Errorf("%w: arena %q is not in debug mode", ErrUnknownView, a.name)
+	}
+	mem := a.set.mem
+	if len(view) == 0 || len(mem) == 0 {
+		return 0, 0, fmt.Errorf("%w: empty view or closed set", ErrUnknownView)
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(view)))
+	if p < base || p+uintptr(len(view)) > base+uintptr(len(mem)) {
+		return 0, 0, fmt.Errorf("%w: view is not in arena %q's buffer", ErrUnknownView, a.name)
+	}
+	off = int(p - base)
+	region = off / a.set.stride
+	if in := off - region*a.set.stride - a.base; in < 0 || in+len(view) > a.capacity {
+		return 0, 0, fmt.Errorf("%w: view lies in another arena than %q", ErrUnknownView, a.name)
+	}
+	return region, off, nil
+}
+
+// DebugBuild reports whether this binary was built with the
+// steadyframe_debug tag, which turns debug mode on for every Set.
+const DebugBuild = isDebug

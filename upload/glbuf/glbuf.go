@@ -1,0 +1,101 @@
+package glbuf
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/upload"
+)
+
+// Backend is an upload.Backend over one persistently mapped GL buffer.
+//
+// A Backend belongs to the render goroutine with the GL context current.
+type Backend struct {
+	buf    uint32
+	align  int
+	mem    []byte
+	closed bool
+}
+
+var _ upload.Backend = (*Backend)(nil)
+
+// New returns a backend whose region alignment is the largest of
+// GL_MIN_MAP_BUFFER_ALIGNMENT and the uniform and shader storage buffer
+// offset alignments, so any Alloc aligned to the backend can be bound as
+// either. The context must be current.
+func New() (*Backend, error) {
+	align := 1
+	for _, name := range []uint32{gl.MIN_MAP_BUFFER_ALIGNMENT, gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT, gl.SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT} {
+		var v int32
+		gl.GetIntegerv(name, &v)
+		if int(v) > align {
+			align = int(v)
+		}
+	}
+	if align&(align-1) != 0 {
+		return nil, fmt.Errorf("%w: driver alignment %d is not a power of two", upload.ErrInvalidAlign, align)
+	}
+	return &Backend{align: align}, nil
+}
+
+// Alignment returns the region alignment the driver requires.
+func (b *Backend) Alignment() int { return b.align }
+
+// Map creates the buffer with immutable storage and maps all of it for
+// persistent, coherent writing.
+func (b *Backend) Map(size int) ([]byte, error) {
+	if b.closed {
+		return nil, fmt.Errorf("%w: Map on a closed glbuf backend", upload.ErrClosed)
+	}
+	if b.buf != 0 {
+		return nil, fmt.Errorf("%w: glbuf backend mapped twice", upload.ErrInvalidConfig)
+	}
+	const flags = gl.MAP_WRITE_BIT | gl.MAP_PERSISTENT_BIT | gl.MAP_COHERENT_BIT
+	for gl.GetError() != gl.NO_ERROR {
+		// Clear errors left by earlier code so the checks below are ours.
+	}
+	gl.CreateBuffers(1, &b.buf)
+	gl.NamedBufferStorage(b.buf, size, nil, flags)
+	if e := gl.GetError(); e != gl.NO_ERROR {
+		b.deleteBuffer()
+		return nil, fmt.Errorf("glbuf: glNamedBufferStorage(%d bytes): GL error 0x%x", size, e)
+	}
+	p := gl.MapNamedBufferRange(b.buf, 0, size, flags)
+	if p == nil {
+		e := gl.GetError()
+		b.deleteBuffer()
+		return nil, fmt.Errorf("glbuf: glMapNamedBufferRange(%d bytes): GL error 0x%x", size, e)
+	}
+	b.mem = unsafe.Slice((*byte)(p), size)
+	return b.mem, nil
+}
+
+// NewFence returns a GL sync object fence.
+func (b *Backend) NewFence() (lifetime.Fence, error) { return glctx.NewFence(), nil }
+
+// Buffer returns the GL buffer name to bind with the offsets Alloc
+// returns. It is 0 before Map and after Close.
+func (b *Backend) Buffer() uint32 { return b.buf }
+
+// Close unmaps and deletes the buffer; every view into it is invalid
+// afterwards. Close is idempotent.
+func (b *Backend) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	if b.buf != 0 {
+		b.mem = nil
+		gl.UnmapNamedBuffer(b.buf)
+		b.deleteBuffer()
+	}
+	return nil
+}
+
+func (b *Backend) deleteBuffer() {
+	gl.DeleteBuffers(1, &b.buf)
+	b.buf = 0
+}

@@ -1,0 +1,122 @@
+package glbuf_test
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/upload"
+	"github.com/steadyframe/steadyframe/upload/glbuf"
+)
+
+// GLFW must run on the main OS thread: lock the main goroutine to it and
+// serve GL calls from it.
+func init() { runtime.LockOSThread() }
+
+func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
+
+func TestStandardSetOnGL(t *testing.T) {
+	glctx.RunT(t, func(c *glctx.Context) error {
+		b, err := glbuf.New()
+		if err != nil {
+			return err
+		}
+		info := c.Info()
+		want := max(info.MinMapBufferAlignment, info.UniformBufferOffsetAlign, info.StorageBufferOffsetAlign)
+		if b.Alignment() != want {
+			t.Errorf("alignment %d, want %d (%v)", b.Alignment(), want, info)
+		}
+		s, err := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas(), Backend: b})
+		if err != nil {
+			return err
+		}
+		if got := s.Stats().Reserved; got != 27<<20 {
+			t.Errorf("reserved %d, want 27 MiB", got)
+		}
+		var size int64
+		gl.GetNamedBufferParameteri64v(b.Buffer(), gl.BUFFER_SIZE, &size)
+		if size != 27<<20 {
+			t.Errorf("GL buffer is %d bytes, want 27 MiB", size)
+		}
+		var flags int32
+		gl.GetNamedBufferParameteriv(b.Buffer(), gl.BUFFER_STORAGE_FLAGS, &flags)
+		const wantFlags = gl.MAP_WRITE_BIT | gl.MAP_PERSISTENT_BIT | gl.MAP_COHERENT_BIT
+		if flags != wantFlags {
+			t.Errorf("storage flags 0x%x, want 0x%x", flags, wantFlags)
+		}
+		for f := 0; f < 10; f++ {
+			if _, err := s.BeginFrame(); err != nil {
+				return err
+			}
+			for i := 0; i < s.Len(); i++ {
+				off, view, err := s.Arena(i).Alloc(256, b.Alignment())
+				if err != nil {
+					return err
+				}
+				if off%b.Alignment() != 0 {
+					t.Errorf("offset %d not aligned to %d", off, b.Alignment())
+				}
+				view[0] = byte(f)
+			}
+			if err := s.EndFrame(); err != nil {
+				return err
+			}
+		}
+		if err := s.Close(); err != nil {
+			return err
+		}
+		if b.Buffer() != 0 {
+			t.Error("buffer name kept after Close")
+		}
+		if _, err := b.Map(64); !errors.Is(err, upload.ErrClosed) {
+			t.Errorf("Map after Close: %v", err)
+		}
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			t.Errorf("GL error 0x%x", e)
+		}
+		return nil
+	})
+}
+
+// Steady GL frames must not allocate: the fence, the wait and the bump are
+// all allocation-free.
+func TestGLFramesDoNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates; allocation counts are checked without -race")
+	}
+	glctx.RunT(t, func(*glctx.Context) error {
+		b, err := glbuf.New()
+		if err != nil {
+			return err
+		}
+		s, err := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas(), Backend: b})
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		a := s.Arena(upload.StandardRenderer)
+		var failed error
+		n := testing.AllocsPerRun(200, func() {
+			if _, err := s.BeginFrame(); err != nil {
+				failed = err
+				return
+			}
+			if _, v, err := a.Alloc(1024, 64); err == nil {
+				v[0] = 1
+			}
+			if err := s.EndFrame(); err != nil {
+				failed = err
+			}
+		})
+		if failed != nil {
+			return failed
+		}
+		if n != 0 {
+			t.Errorf("%v allocations per GL frame, want 0", n)
+		}
+		return nil
+	})
+}
