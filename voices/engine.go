@@ -1,0 +1,446 @@
+package voices
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/steadyframe/steadyframe/lifetime"
+)
+
+// Policy is what Play does when every voice the caps allow is busy. It is
+// fixed at NewEngine; a plain value.
+type Policy uint8
+
+const (
+	// PolicyRefuse makes Play return ErrNoVoice (counted in
+	// Stats.Refusals).
+	PolicyRefuse Policy = iota
+	// PolicySteal fades out the voice with the lowest priority, oldest
+	// first, that is neither protected nor of higher priority than the new
+	// one. If there is none, the mixer drops the new voice, counts a
+	// refusal, and its handle goes stale at once.
+	PolicySteal
+)
+
+// Defaults for the zero fields of EngineDesc.
+const (
+	DefaultMaxVoices   = 32
+	DefaultBlockFrames = 256
+	DefaultQueueSize   = 1024
+	DefaultFadeFrames  = 128 // 2.7 ms at 48 kHz
+)
+
+// EngineDesc configures an Engine. The zero value of each field picks its
+// default. NewEngine reads it once; the caller may reuse it afterwards.
+type EngineDesc struct {
+	// Device plays the mix; nil means an Offline device in real-time mode
+	// (silent). Use otodev.New for the sound card: if it fails to start,
+	// the engine logs the failure, falls back to a real-time Offline
+	// device, and keeps the device's error for Err.
+	Device Device
+	// Format is the device format; the zero value means
+	// DefaultDeviceFormat (48 kHz float32 stereo).
+	Format Format
+	// MaxVoices caps the voices playing at once, over all formats; 0
+	// means DefaultMaxVoices.
+	MaxVoices int
+	// FormatCaps optionally caps the voices of single source formats;
+	// a format not listed is capped by MaxVoices only. Read once, at
+	// NewEngine.
+	FormatCaps map[Format]int
+	// Policy decides what happens when no voice is free.
+	Policy Policy
+	// BlockFrames is the mixer's block: commands take effect at block
+	// boundaries; 0 means DefaultBlockFrames.
+	BlockFrames int
+	// QueueSize bounds the command queue (rounded up to a power of two);
+	// 0 means DefaultQueueSize.
+	QueueSize int
+	// FadeFrames is the fade-out of Stop, steal and StopAll, in device
+	// frames, at most BlockFrames; 0 means DefaultFadeFrames.
+	FadeFrames int
+	// Logger receives the device fallback notice; nil means
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// PlayDesc holds a voice's settings. The zero value plays once at full
+// volume, centred, priority 0, unprotected. Play copies it into the
+// command; it is a plain value.
+type PlayDesc struct {
+	// Volume is the voice's linear gain in [0, 4]; 0 means 1. To start a
+	// voice silent, Play it with a tiny volume and SetVolume later.
+	Volume float32
+	// Pan is -1 (left) to 1 (right).
+	Pan float32
+	// Loop repeats the clip's loop region until Stop.
+	Loop bool
+	// Priority orders stealing: lower is stolen first.
+	Priority int16
+	// Protected voices (music) are never stolen.
+	Protected bool
+}
+
+// Engine plays clips on a device through one mixer. Play, Stop, SetVolume,
+// SetPan, SetMasterGain, SetFormatGain, Playing, Stats and Err are safe
+// from any goroutine and never block: they enqueue fixed-size commands the
+// audio goroutine applies at its next block. StopAll, Bank.Release and
+// Close may block up to their timeout; they are safe from any goroutine
+// and serialise with each other.
+type Engine struct {
+	format  Format
+	policy  Policy
+	q       *queue
+	slots   *slotTable
+	mix     *mixer
+	barrier lifetime.Barrier
+	dev     Device
+	log     *slog.Logger
+	epoch   time.Time
+	closed  atomic.Bool
+
+	// reqMu serialises barrier requesters (StopAll, Release, Close), since
+	// one Seize at a time is the barrier's rule.
+	reqMu sync.Mutex
+
+	// errMu guards err, the first error seen.
+	errMu sync.Mutex
+	err   error
+
+	refusals   atomic.Uint64
+	stopLastNs atomic.Int64
+	stopMaxNs  atomic.Int64
+	fallbacks  atomic.Uint64
+}
+
+// NewEngine builds the voice pools, the queue and the mixer, and starts
+// the device. Everything the steady state needs is allocated here.
+func NewEngine(d EngineDesc) (*Engine, error) {
+	if d.Format == (Format{}) {
+		d.Format = DefaultDeviceFormat
+	}
+	if err := d.Format.Validate(); err != nil {
+		return nil, fmt.Errorf("device format: %w", err)
+	}
+	def := func(v *int, dv int, name string, lo, hi int) error {
+		if *v == 0 {
+			*v = dv
+		}
+		if *v < lo || *v > hi {
+			return fmt.Errorf("%w: %s %d (want %d..%d)", ErrInvalid, name, *v, lo, hi)
+		}
+		return nil
+	}
+	if err := errors.Join(
+		def(&d.MaxVoices, DefaultMaxVoices, "MaxVoices", 1, 1024),
+		def(&d.BlockFrames, DefaultBlockFrames, "BlockFrames", 16, 8192),
+		def(&d.QueueSize, DefaultQueueSize, "QueueSize", 2, 1<<20),
+		def(&d.FadeFrames, DefaultFadeFrames, "FadeFrames", 1, 1<<20),
+	); err != nil {
+		return nil, err
+	}
+	if d.FadeFrames > d.BlockFrames {
+		return nil, fmt.Errorf("%w: FadeFrames %d longer than BlockFrames %d (a fade must end within the block StopAll waits for)", ErrInvalid, d.FadeFrames, d.BlockFrames)
+	}
+	if d.Policy > PolicySteal {
+		return nil, fmt.Errorf("%w: Policy %d", ErrInvalid, d.Policy)
+	}
+	var caps [NumFormats]int
+	for i := range caps {
+		caps[i] = d.MaxVoices
+	}
+	for f, n := range d.FormatCaps {
+		i := f.index()
+		if i < 0 {
+			return nil, fmt.Errorf("FormatCaps: %w", f.Validate())
+		}
+		if n < 0 || n > d.MaxVoices {
+			return nil, fmt.Errorf("%w: FormatCaps[%v] = %d (want 0..%d)", ErrInvalid, f, n, d.MaxVoices)
+		}
+		caps[i] = n
+	}
+	mult := 1
+	if d.Policy == PolicySteal {
+		mult = 2
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	e := &Engine{format: d.Format, policy: d.Policy, log: d.Logger, epoch: time.Now()}
+	e.q = newQueue(d.QueueSize)
+	e.slots = newSlotTable(d.MaxVoices, caps, mult)
+	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, e.q, e.slots, &e.barrier, e.now)
+	e.dev = d.Device
+	if e.dev == nil {
+		e.dev = NewOffline(OfflineDesc{RealTime: true, BlockFrames: d.BlockFrames})
+	}
+	if err := e.dev.Start(d.Format, e.mix); err != nil {
+		e.setErr(fmt.Errorf("voices: device: %w", err))
+		e.log.Warn("voices: audio device failed to start; falling back to the silent offline device", "err", err)
+		e.dev = NewOffline(OfflineDesc{RealTime: true, BlockFrames: d.BlockFrames})
+		if err := e.dev.Start(d.Format, e.mix); err != nil {
+			return nil, fmt.Errorf("voices: offline fallback: %w", err)
+		}
+	}
+	return e, nil
+}
+
+func (e *Engine) now() int64 { return int64(time.Since(e.epoch)) }
+
+func (e *Engine) setErr(err error) {
+	e.errMu.Lock()
+	if e.err == nil {
+		e.err = err
+	}
+	e.errMu.Unlock()
+}
+
+// Err returns the first error the engine or its device has met (a device
+// that failed to start, or died while playing), or nil.
+func (e *Engine) Err() error {
+	e.errMu.Lock()
+	defer e.errMu.Unlock()
+	if e.err == nil {
+		if derr := e.dev.Err(); derr != nil {
+			e.err = fmt.Errorf("voices: device: %w", derr)
+		}
+	}
+	return e.err
+}
+
+// Device returns the device the engine plays on (the fallback Offline
+// device if the configured one failed).
+func (e *Engine) Device() Device { return e.dev }
+
+// Format returns the device format.
+func (e *Engine) Format() Format { return e.format }
+
+// Play starts clip with the settings in d and returns the voice's handle.
+// It checks everything it can at once (a clip of a released bank, a bad
+// volume or pan, no voice free under PolicyRefuse, a full queue) and
+// returns the error; nothing is queued then. Once the pool is warm it
+// allocates nothing. The voice starts at the mixer's next block.
+func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
+	if e.closed.Load() {
+		return 0, fmt.Errorf("%w: Play", ErrClosed)
+	}
+	c := clip.c
+	if c == nil {
+		return 0, fmt.Errorf("%w: Play of the zero Clip", ErrPCM)
+	}
+	if c.bank.engine != e {
+		return 0, fmt.Errorf("%w: clip of bank %q belongs to another engine", ErrInvalid, c.bank.name)
+	}
+	if c.bank.closing.Load() || c.bank.released.Load() {
+		return 0, fmt.Errorf("%w: Play: bank %q is being released", ErrClosed, c.bank.name)
+	}
+	vol := d.Volume
+	if vol == 0 {
+		vol = 1
+	}
+	if err := checkVolume(vol); err != nil {
+		return 0, err
+	}
+	if err := checkPan(d.Pan); err != nil {
+		return 0, err
+	}
+	p := &e.slots.pools[c.fi]
+	var flags uint8
+	if !e.slots.reserve(p) {
+		if e.policy == PolicyRefuse {
+			e.refusals.Add(1)
+			return 0, fmt.Errorf("%w: %v voices %d of %d, all voices %d of %d", ErrNoVoice,
+				c.format, p.active.Load(), p.cap, e.slots.total.Load(), e.slots.cap)
+		}
+		flags |= cmdFlagSteal
+	}
+	slot, ok := e.slots.pop(p)
+	if !ok {
+		if flags&cmdFlagSteal == 0 {
+			e.slots.count(p, -1)
+		}
+		e.refusals.Add(1)
+		return 0, fmt.Errorf("%w: %v: every slot busy or fading", ErrNoVoice, c.format)
+	}
+	st := &e.slots.states[slot]
+	gen := st.gen.Load()
+	st.live.Store(true)
+	if d.Loop {
+		flags |= cmdFlagLoop
+	}
+	if d.Protected {
+		flags |= cmdFlagProtected
+	}
+	cmd := command{kind: cmdPlay, flags: flags, priority: d.Priority, slot: slot, gen: gen,
+		value: vol, pan: d.Pan, clip: c, enqueueNs: e.now()}
+	if !e.q.push(&cmd) {
+		st.live.Store(false)
+		e.slots.push(p, slot)
+		if flags&cmdFlagSteal == 0 {
+			e.slots.count(p, -1)
+		}
+		return 0, fmt.Errorf("%w: Play (%d queued)", ErrQueueFull, e.q.len())
+	}
+	return makeHandle(slot, gen), nil
+}
+
+func checkVolume(v float32) error {
+	if !(v >= 0 && v <= 4) {
+		return fmt.Errorf("%w: volume %v (want 0..4)", ErrInvalid, v)
+	}
+	return nil
+}
+
+func checkPan(p float32) error {
+	if !(p >= -1 && p <= 1) {
+		return fmt.Errorf("%w: pan %v (want -1..1)", ErrInvalid, p)
+	}
+	return nil
+}
+
+// Playing reports whether h's voice is still playing (or about to).
+func (e *Engine) Playing(h Handle) bool {
+	_, ok := e.slots.liveHandle(h)
+	return ok
+}
+
+// voiceCmd queues a command for h's voice.
+func (e *Engine) voiceCmd(h Handle, c command, what string) error {
+	if e.closed.Load() {
+		return fmt.Errorf("%w: %s", ErrClosed, what)
+	}
+	slot, ok := e.slots.liveHandle(h)
+	if !ok {
+		return fmt.Errorf("%w: %s %v", ErrStaleHandle, what, h)
+	}
+	c.slot, c.gen = slot, h.gen()
+	if !e.q.push(&c) {
+		return fmt.Errorf("%w: %s %v", ErrQueueFull, what, h)
+	}
+	return nil
+}
+
+// Stop fades h's voice out over FadeFrames and ends it.
+func (e *Engine) Stop(h Handle) error {
+	return e.voiceCmd(h, command{kind: cmdStop}, "Stop")
+}
+
+// SetVolume changes h's volume (0..4), smoothed over one block.
+func (e *Engine) SetVolume(h Handle, v float32) error {
+	if err := checkVolume(v); err != nil {
+		return err
+	}
+	return e.voiceCmd(h, command{kind: cmdVolume, value: v}, "SetVolume")
+}
+
+// SetPan changes h's pan (-1..1), smoothed over one block.
+func (e *Engine) SetPan(h Handle, p float32) error {
+	if err := checkPan(p); err != nil {
+		return err
+	}
+	return e.voiceCmd(h, command{kind: cmdPan, pan: p}, "SetPan")
+}
+
+// SetMasterGain sets the gain (0..4) applied to the whole mix before the
+// soft clip, smoothed over one block.
+func (e *Engine) SetMasterGain(g float32) error {
+	if err := checkVolume(g); err != nil {
+		return err
+	}
+	return e.ctlCmd(command{kind: cmdMaster, value: g}, "SetMasterGain")
+}
+
+// SetFormatGain sets the gain (0..4) of every voice whose source has
+// format f, smoothed over one block.
+func (e *Engine) SetFormatGain(f Format, g float32) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	if err := checkVolume(g); err != nil {
+		return err
+	}
+	return e.ctlCmd(command{kind: cmdFormatGain, slot: uint32(f.index()), value: g}, "SetFormatGain")
+}
+
+func (e *Engine) ctlCmd(c command, what string) error {
+	if e.closed.Load() {
+		return fmt.Errorf("%w: %s", ErrClosed, what)
+	}
+	if !e.q.push(&c) {
+		return fmt.Errorf("%w: %s", ErrQueueFull, what)
+	}
+	return nil
+}
+
+// StopAll stops every voice and returns once no voice references any
+// caller memory, so the caller may free or overwrite every bank. Voices
+// fade out within one block.
+//
+// It marks the queue position it starts at (every Play queued below the
+// mark is cancelled, even one another goroutine is still writing into the
+// queue), then waits on the drain barrier for the audio goroutine to
+// finish a block begun after the request. If the device has stalled or
+// died (the mixer is not being called), the wait times out after three
+// quarters of timeout and StopAll falls back: it seizes the barrier (the
+// mixer is then outside a block, and skips blocks, playing silence, until
+// released), applies the queued commands and ends every voice itself,
+// then unseizes. Either way no voice reads caller memory afterwards. It
+// fails with ErrStopAll only if the mixer stayed inside one block for the
+// whole timeout. On success it allocates nothing.
+func (e *Engine) StopAll(timeout time.Duration) error {
+	e.reqMu.Lock()
+	defer e.reqMu.Unlock()
+	if e.closed.Load() {
+		return nil // Close already ended every voice
+	}
+	return e.stopAll(timeout)
+}
+
+func (e *Engine) stopAll(timeout time.Duration) error {
+	start := time.Now()
+	e.mix.stopMark.Store(e.q.claimed())
+	if err := e.barrier.Wait(timeout * 3 / 4); err != nil {
+		if serr := e.barrier.Seize(max(timeout-time.Since(start), time.Millisecond)); serr != nil {
+			return fmt.Errorf("%w after %v: %w; fallback: %w", ErrStopAll, timeout, err, serr)
+		}
+		e.mix.stopNow()
+		e.barrier.Unseize()
+		e.fallbacks.Add(1)
+	}
+	d := int64(time.Since(start))
+	e.stopLastNs.Store(d)
+	if d > e.stopMaxNs.Load() {
+		e.stopMaxNs.Store(d)
+	}
+	return nil
+}
+
+// CloseTimeout bounds Close's wait for a mixer block in progress.
+const CloseTimeout = time.Second
+
+// Close stops the device (so the mixer is not read again), then ends
+// every voice at once and makes later calls fail with ErrClosed. Once it
+// returns nil, no voice reads caller memory. There is no fade: the device
+// no longer plays. Close is idempotent.
+func (e *Engine) Close() error {
+	e.reqMu.Lock()
+	defer e.reqMu.Unlock()
+	if e.closed.Swap(true) {
+		return nil
+	}
+	devErr := e.dev.Close()
+	if err := e.barrier.Seize(CloseTimeout); err != nil {
+		return fmt.Errorf("%w: Close: %w", ErrStopAll, err)
+	}
+	e.mix.stopNow()
+	e.barrier.Unseize()
+	if devErr != nil {
+		e.setErr(fmt.Errorf("voices: closing device: %w", devErr))
+		return fmt.Errorf("voices: closing device: %w", devErr)
+	}
+	return nil
+}

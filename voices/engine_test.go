@@ -1,0 +1,378 @@
+package voices
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+var (
+	mono44 = Format{Rate: 44100, Channels: 1, Encoding: EncodingInt16LE}
+	st48f  = Format{Rate: 48000, Channels: 2, Encoding: EncodingFloat32LE}
+)
+
+func TestBadInput(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{})
+	pcm := tone(mono44, 4410, 440, 0.5)
+	bank, err := e.NewBank("sfx", pcm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		d    ClipDesc
+		want error
+	}{
+		{"odd byte length", ClipDesc{Format: mono44, Length: 3}, ErrPCM},
+		{"unsupported rate", ClipDesc{Format: Format{Rate: 8000, Channels: 1, Encoding: EncodingInt16LE}}, ErrFormat},
+		{"unsupported channels", ClipDesc{Format: Format{Rate: 48000, Channels: 6, Encoding: EncodingInt16LE}}, ErrFormat},
+		{"empty clip", ClipDesc{Format: mono44, Offset: len(pcm)}, ErrPCM},
+		{"past the end", ClipDesc{Format: mono44, Offset: 2, Length: len(pcm)}, ErrPCM},
+		{"negative offset", ClipDesc{Format: mono44, Offset: -2}, ErrPCM},
+		{"loop outside", ClipDesc{Format: mono44, LoopEnd: 5000}, ErrPCM},
+		{"empty loop", ClipDesc{Format: mono44, LoopStart: 10, LoopEnd: 10}, ErrPCM},
+	} {
+		_, err := bank.Clip(c.d)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), `"sfx"`) {
+			t.Errorf("%s: %v, want %v naming the bank", c.name, err, c.want)
+		}
+	}
+	if _, err := e.NewBank("empty", nil); !errors.Is(err, ErrPCM) {
+		t.Errorf("empty bank: %v", err)
+	}
+	if _, err := e.Play(Clip{}, PlayDesc{}); !errors.Is(err, ErrPCM) {
+		t.Errorf("zero clip: %v", err)
+	}
+	clip, err := bank.Clip(ClipDesc{Format: mono44})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []PlayDesc{{Volume: -1}, {Volume: float32(math.NaN())}, {Volume: 5}, {Pan: 2}, {Pan: float32(math.NaN())}} {
+		if _, err := e.Play(clip, d); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Play(%+v): %v, want ErrInvalid", d, err)
+		}
+	}
+	for _, h := range []Handle{0, makeHandle(0, 7), makeHandle(1<<30, 0)} {
+		if err := e.Stop(h); !errors.Is(err, ErrStaleHandle) {
+			t.Errorf("Stop(%v): %v, want ErrStaleHandle", h, err)
+		}
+	}
+	h, err := e.Play(clip, PlayDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetVolume(h, 9); !errors.Is(err, ErrInvalid) {
+		t.Errorf("SetVolume 9: %v", err)
+	}
+	if err := e.SetPan(h, -3); !errors.Is(err, ErrInvalid) {
+		t.Errorf("SetPan -3: %v", err)
+	}
+	if err := e.SetFormatGain(Format{}, 1); !errors.Is(err, ErrFormat) {
+		t.Errorf("SetFormatGain of a bad format: %v", err)
+	}
+	render(t, dev, 48000) // the 0.1 s clip ends
+	if e.Playing(h) {
+		t.Fatal("voice still playing after its clip ended")
+	}
+	for name, err := range map[string]error{
+		"Stop": e.Stop(h), "SetVolume": e.SetVolume(h, 1), "SetPan": e.SetPan(h, 0),
+	} {
+		if !errors.Is(err, ErrStaleHandle) || !strings.Contains(err.Error(), h.String()) {
+			t.Errorf("%s on an ended voice: %v, want ErrStaleHandle naming %v", name, err, h)
+		}
+	}
+	other, _ := offlineEngine(t, EngineDesc{})
+	if _, err := other.Play(clip, PlayDesc{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Play on another engine: %v", err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Play(clip, PlayDesc{}); !errors.Is(err, ErrClosed) {
+		t.Errorf("Play after Close: %v", err)
+	}
+	if _, err := e.NewBank("late", pcm); !errors.Is(err, ErrClosed) {
+		t.Errorf("NewBank after Close: %v", err)
+	}
+	if err := e.SetMasterGain(1); !errors.Is(err, ErrClosed) {
+		t.Errorf("SetMasterGain after Close: %v", err)
+	}
+}
+
+func TestEngineDescErrors(t *testing.T) {
+	for _, d := range []EngineDesc{
+		{MaxVoices: -1}, {BlockFrames: 8}, {FadeFrames: 512, BlockFrames: 256}, {Policy: 7},
+		{Format: Format{Rate: 1, Channels: 2, Encoding: EncodingFloat32LE}},
+		{FormatCaps: map[Format]int{mono44: 99}}, {FormatCaps: map[Format]int{{}: 1}},
+	} {
+		d.Device = NewOffline(OfflineDesc{})
+		if _, err := NewEngine(d); err == nil {
+			t.Errorf("NewEngine(%+v) succeeded", d)
+		}
+	}
+}
+
+// TestRefusePolicy fills the caps and checks ErrNoVoice, its count, the
+// per-format cap, and that ending a voice frees its place.
+func TestRefusePolicy(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{MaxVoices: 4, FormatCaps: map[Format]int{mono44: 2}})
+	_, a := clipOf(t, e, "a", mono44, tone(mono44, 441, 440, 0.1), ClipDesc{})
+	_, b := clipOf(t, e, "b", st48f, tone(st48f, 480, 440, 0.1), ClipDesc{})
+	for i := 0; i < 2; i++ {
+		if _, err := e.Play(a, PlayDesc{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.Play(a, PlayDesc{}); !errors.Is(err, ErrNoVoice) {
+		t.Fatalf("third mono voice: %v, want ErrNoVoice (format cap 2)", err)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := e.Play(b, PlayDesc{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.Play(b, PlayDesc{}); !errors.Is(err, ErrNoVoice) {
+		t.Fatalf("fifth voice: %v, want ErrNoVoice (total cap 4)", err)
+	}
+	s := e.Stats()
+	if s.Refusals != 2 || s.Counted != 4 || s.Formats[mono44.index()].Active != 2 || s.Formats[mono44.index()].Cap != 2 {
+		t.Fatalf("stats %+v", s)
+	}
+	render(t, dev, 1024) // the 10 ms clips end
+	if s := e.Stats(); s.Active != 0 || s.Counted != 0 || s.Peak != 4 {
+		t.Fatalf("after the clips ended: active %d counted %d peak %d", s.Active, s.Counted, s.Peak)
+	}
+	if _, err := e.Play(a, PlayDesc{}); err != nil {
+		t.Fatalf("Play after voices freed: %v", err)
+	}
+}
+
+// TestStealPolicy checks steal order (lowest priority, then oldest), that
+// protected and higher-priority voices are never stolen, and that a steal
+// with no victim is refused and its handle goes stale.
+func TestStealPolicy(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{MaxVoices: 3, Policy: PolicySteal})
+	_, c := clipOf(t, e, "loop", mono44, tone(mono44, 4410, 440, 0.1), ClipDesc{})
+	play := func(d PlayDesc) Handle {
+		t.Helper()
+		d.Loop = true
+		h, err := e.Play(c, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		render(t, dev, 256)
+		return h
+	}
+	music := play(PlayDesc{Priority: -5, Protected: true})
+	oldLow := play(PlayDesc{Priority: 1})
+	newLow := play(PlayDesc{Priority: 1})
+	hi := play(PlayDesc{Priority: 2}) // steals oldLow: lowest unprotected, then oldest
+	render(t, dev, 512)
+	if e.Playing(oldLow) || !e.Playing(newLow) || !e.Playing(music) || !e.Playing(hi) {
+		t.Fatalf("after first steal: oldLow %v newLow %v music %v hi %v", e.Playing(oldLow), e.Playing(newLow), e.Playing(music), e.Playing(hi))
+	}
+	low := play(PlayDesc{Priority: 0}) // nothing of priority ≤ 0 but the protected music: refused
+	if e.Playing(low) {
+		t.Fatal("a priority-0 voice stole from higher priorities or from protected music")
+	}
+	s := e.Stats()
+	if s.Steals != 1 || s.Refusals != 1 || s.Counted != 3 {
+		t.Fatalf("steals %d refusals %d counted %d, want 1 1 3", s.Steals, s.Refusals, s.Counted)
+	}
+}
+
+// TestFadeNoClick stops a loud, full-scale tone and checks the output
+// fades over FadeFrames instead of stepping to zero.
+func TestFadeNoClick(t *testing.T) {
+	f := Format{Rate: 48000, Channels: 1, Encoding: EncodingFloat32LE}
+	// A square wave would hide the fade; a DC level shows every step.
+	pcm := make([]byte, 48000*4)
+	fill(f, pcm, 0.7)
+	e, dev := offlineEngine(t, EngineDesc{FadeFrames: 128})
+	_, c := clipOf(t, e, "dc", f, pcm, ClipDesc{})
+	h, _ := e.Play(c, PlayDesc{Pan: -1})
+	render(t, dev, 1000) // ends mid-block: the Stop lands at the next block
+	if err := e.Stop(h); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := render(t, dev, 1024)
+	// Full level 0.7 fading to 0 over 128 frames: steps of 0.7/128.
+	if got, lim := maxStep(l), 0.7/128*1.01; got > lim {
+		t.Fatalf("step %.5f during the fade, want at most %.5f", got, lim)
+	}
+	if l[len(l)-1] != 0 || e.Playing(h) {
+		t.Fatal("voice not silent and ended after its fade")
+	}
+}
+
+// TestVolumePanSmoothing checks that SetVolume and SetPan ramp over a
+// block and reach their targets.
+func TestVolumePanSmoothing(t *testing.T) {
+	f := Format{Rate: 48000, Channels: 1, Encoding: EncodingFloat32LE}
+	pcm := make([]byte, 48000*4)
+	fill(f, pcm, 0.5)
+	e, dev := offlineEngine(t, EngineDesc{BlockFrames: 256})
+	_, c := clipOf(t, e, "dc", f, pcm, ClipDesc{})
+	h, _ := e.Play(c, PlayDesc{Volume: 1, Pan: -1})
+	render(t, dev, 256)
+	_ = e.SetVolume(h, 0.25)
+	_ = e.SetPan(h, 1)
+	l, r := render(t, dev, 512)
+	if got, lim := math.Max(maxStep(l), maxStep(r)), 0.5/256*1.01; got > lim {
+		t.Fatalf("step %.5f, want at most %.5f (a ramp over one block)", got, lim)
+	}
+	if math.Abs(float64(l[511])) > 1e-6 || math.Abs(float64(r[511])-0.125) > 1e-6 {
+		t.Fatalf("after the ramp: l %v r %v, want 0 and 0.125", l[511], r[511])
+	}
+}
+
+// TestGains checks master and per-format gain and that a loud mix never
+// leaves (-1, 1).
+func TestGains(t *testing.T) {
+	f := Format{Rate: 48000, Channels: 2, Encoding: EncodingFloat32LE}
+	pcm := make([]byte, 4800*8)
+	fill(f, pcm, 0.4)
+	e, dev := offlineEngine(t, EngineDesc{})
+	_, c := clipOf(t, e, "dc", f, pcm, ClipDesc{})
+	_, _ = e.Play(c, PlayDesc{})
+	_ = e.SetMasterGain(0.5)
+	_ = e.SetFormatGain(f, 0.5)
+	l, _ := render(t, dev, 1024)
+	if got := l[1000]; math.Abs(float64(got)-0.1) > 1e-6 {
+		t.Fatalf("0.4 × master 0.5 × format 0.5 = %v, want 0.1", got)
+	}
+	_ = e.SetMasterGain(4)
+	_ = e.SetFormatGain(f, 4)
+	for i := 0; i < 8; i++ {
+		_, _ = e.Play(c, PlayDesc{Volume: 4})
+	}
+	l, r := render(t, dev, 2048)
+	if p := math.Max(peak(l), peak(r)); p >= 1 || p < 0.99 {
+		t.Fatalf("a mix of 400× full scale peaks at %v, want just under 1 (soft clip)", p)
+	}
+}
+
+// TestLoopPoints plays a clip whose loop region holds a different value
+// from its intro and checks the intro plays once, then the loop repeats.
+func TestLoopPoints(t *testing.T) {
+	f := Format{Rate: 48000, Channels: 1, Encoding: EncodingFloat32LE}
+	pcm := make([]byte, 300*4)
+	fill(f, pcm[:100*4], 0.25)
+	fill(f, pcm[100*4:], -0.25)
+	e, dev := offlineEngine(t, EngineDesc{})
+	_, c := clipOf(t, e, "intro+loop", f, pcm, ClipDesc{LoopStart: 100, LoopEnd: 200})
+	h, _ := e.Play(c, PlayDesc{Loop: true, Pan: -1})
+	l, _ := render(t, dev, 4096)
+	for i, v := range l {
+		want := float32(-0.25)
+		if i < 100 {
+			want = 0.25
+		}
+		if v != want {
+			t.Fatalf("frame %d = %v, want %v", i, v, want)
+		}
+	}
+	if !e.Playing(h) {
+		t.Fatal("looping voice ended")
+	}
+}
+
+// TestDeterministic runs the same commands at the same block positions on
+// two engines and requires bit-identical output.
+func TestDeterministic(t *testing.T) {
+	run := func() []byte {
+		e, dev := offlineEngine(t, EngineDesc{MaxVoices: 6, Policy: PolicySteal})
+		var clips []Clip
+		for i, f := range allFormats() {
+			_, c := clipOf(t, e, f.String(), f, tone(f, f.Rate/4, 110*float64(i+1), 0.3), ClipDesc{})
+			clips = append(clips, c)
+		}
+		out := make([]byte, 0, 64*1024*8)
+		buf := make([]byte, 1024*8)
+		var hs []Handle
+		for step := 0; step < 64; step++ {
+			c := clips[(step*7)%len(clips)]
+			h, err := e.Play(c, PlayDesc{Pan: float32(step%5)/2 - 1, Volume: float32(step%3 + 1), Priority: int16(step % 4), Loop: step%3 == 0})
+			if err == nil {
+				hs = append(hs, h)
+			}
+			if step%4 == 1 && len(hs) > 0 {
+				_ = e.Stop(hs[step%len(hs)])
+				_ = e.SetPan(hs[(step+1)%len(hs)], 0.3)
+			}
+			if _, err := dev.Render(buf); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, buf...)
+		}
+		return out
+	}
+	a, b := run(), run()
+	if len(a) != len(b) {
+		t.Fatal("lengths differ")
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("byte %d differs: the mix is not deterministic", i)
+		}
+	}
+	if peak(func() []float32 { l, _ := stereo(a); return l }()) == 0 {
+		t.Fatal("the run rendered silence")
+	}
+}
+
+// TestDeviceFallback gives the engine a device that cannot start: it must
+// fall back to the offline device and keep the error.
+func TestDeviceFallback(t *testing.T) {
+	e, err := NewEngine(EngineDesc{Device: brokenDevice{}, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if !errors.Is(e.Err(), errNoCard) {
+		t.Fatalf("Err() = %v, want the device's error", e.Err())
+	}
+	if e.Stats().Device.Name != "offline" {
+		t.Fatalf("device %q, want the offline fallback", e.Stats().Device.Name)
+	}
+}
+
+var errNoCard = errors.New("no sound card")
+
+// brokenDevice fails to start, like a machine with no sound card.
+type brokenDevice struct{}
+
+func (brokenDevice) Start(Format, io.Reader) error { return errNoCard }
+func (brokenDevice) Stats() DeviceStats            { return DeviceStats{Name: "broken"} }
+func (brokenDevice) Err() error                    { return nil }
+func (brokenDevice) Close() error                  { return nil }
+
+func TestNewClip(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{})
+	c, err := e.NewClip("one", tone(st48f, 480, 440, 0.5), st48f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Frames() != 480 || c.Format() != st48f || c.Bank().Name() != "one" {
+		t.Fatalf("clip %d frames %v bank %q", c.Frames(), c.Format(), c.Bank().Name())
+	}
+	if _, err := e.NewClip("odd", make([]byte, 7), st48f); !errors.Is(err, ErrPCM) {
+		t.Fatalf("odd length: %v", err)
+	}
+	if (Clip{}).Bank() != nil || (Clip{}).Frames() != 0 || (Clip{}).Format() != (Format{}) {
+		t.Fatal("zero Clip accessors")
+	}
+	h, _ := e.Play(c, PlayDesc{})
+	render(t, dev, 1024)
+	if e.Playing(h) {
+		t.Fatal("10 ms clip still playing after 21 ms")
+	}
+	// The manual device is not pulled: Release takes its stalled path.
+	if err := c.Bank().Release(20 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,336 @@
+package voices
+
+import (
+	"encoding/binary"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/steadyframe/steadyframe/lifetime"
+)
+
+// mixer renders the device stream. It is the io.Reader the device pulls:
+// each block it applies a new StopAll, drains the command queue, mixes every
+// active voice, applies the master gain and the soft clip, and encodes the
+// device format. Read belongs to the audio goroutine; everything between
+// Barrier.Enter and Exit may instead be done by a requester that seized
+// the barrier (StopAll's fallback). Nothing in Read allocates.
+type mixer struct {
+	dev     Format
+	block   int
+	fade    float32 // fade-out step per frame
+	q       *queue
+	slots   *slotTable
+	barrier *lifetime.Barrier
+	clock   func() int64
+
+	// Owned by the barrier holder.
+	voices     []voice
+	active     []uint32 // playing slots in start order: the mix order
+	mix        []float32
+	src        []float32 // converted source frames of the voice being mixed
+	formatGain [NumFormats]float32
+	master     float32
+	masterCur  float32
+	order      uint64
+	stopSeen   uint64 // the last stopMark acted on
+
+	// Owned by the audio goroutine (outside the barrier).
+	out    []byte
+	outPos int
+
+	// stopMark is the queue position claimed when the latest StopAll
+	// began: voices playing when the mixer sees a new mark fade out, and
+	// Plays queued below the mark never start, even one whose producer
+	// was still writing it (which holds back the commands behind it).
+	stopMark atomic.Uint64
+
+	blocks     atomic.Uint64
+	peak       atomic.Int32
+	activeNow  atomic.Int32
+	steals     atomic.Uint64
+	refusals   atomic.Uint64
+	mixLastNs  atomic.Int64
+	mixMaxNs   atomic.Int64
+	mixTotalNs atomic.Int64
+	playLastNs atomic.Int64
+	playMaxNs  atomic.Int64
+	silentPass atomic.Uint64
+}
+
+func newMixer(dev Format, block, fadeFrames int, q *queue, slots *slotTable, b *lifetime.Barrier, clock func() int64) *mixer {
+	m := &mixer{
+		dev: dev, block: block, fade: 1 / float32(fadeFrames),
+		q: q, slots: slots, barrier: b, clock: clock,
+		voices: make([]voice, len(slots.states)),
+		active: make([]uint32, 0, len(slots.states)),
+		mix:    make([]float32, 2*block),
+		// The most source frames a block reads: 48 kHz into 22.05 kHz.
+		src:    make([]float32, 2*(block*48000/22050+4)),
+		out:    make([]byte, block*dev.FrameBytes()),
+		master: 1, masterCur: 1,
+	}
+	m.outPos = len(m.out) // nothing rendered yet
+	for i := range m.formatGain {
+		m.formatGain[i] = 1
+	}
+	for pi := range slots.pools {
+		p := &slots.pools[pi]
+		step := uint64(p.format.Rate) << 32 / uint64(dev.Rate)
+		for s := p.base; s < p.base+p.size; s++ {
+			m.voices[s] = voice{pool: p, kind: kindOf(p.format), step: step, mono: p.format.Channels == 1}
+		}
+	}
+	return m
+}
+
+// Read fills p with rendered device frames, rendering whole blocks as
+// needed and keeping any remainder for the next call. It never fails and
+// never allocates.
+func (m *mixer) Read(p []byte) (int, error) {
+	n := 0
+	for len(p) > 0 {
+		if m.outPos == len(m.out) {
+			m.renderBlock()
+			m.outPos = 0
+		}
+		c := copy(p, m.out[m.outPos:])
+		m.outPos += c
+		p = p[c:]
+		n += c
+	}
+	return n, nil
+}
+
+// renderBlock renders one block into m.out: one barrier pass.
+func (m *mixer) renderBlock() {
+	if !m.barrier.Enter() {
+		// A StopAll holds the voices; play silence rather than wait.
+		clear(m.out)
+		m.silentPass.Add(1)
+		return
+	}
+	start := time.Now()
+	if mark := m.stopMark.Load(); mark != m.stopSeen {
+		m.stopSeen = mark
+		for _, s := range m.active {
+			m.startFade(&m.voices[s])
+		}
+	}
+	m.drain()
+	clear(m.mix)
+	for _, s := range m.active {
+		v := &m.voices[s]
+		tl, tr := panGains(v.pan, v.mono)
+		g := v.volume * m.formatGain[v.pool.fi]
+		v.render(m.mix, m.src, tl*g, tr*g, m.fade)
+	}
+	m.encode()
+	m.reap()
+	m.blocks.Add(1)
+	m.barrier.Exit()
+	d := int64(time.Since(start))
+	m.mixLastNs.Store(d)
+	m.mixTotalNs.Add(d)
+	if d > m.mixMaxNs.Load() {
+		m.mixMaxNs.Store(d)
+	}
+}
+
+func (m *mixer) startFade(v *voice) {
+	if !v.fading {
+		v.fading, v.fade = true, 1
+	}
+}
+
+// encode applies the master gain (ramped across the block), the soft clip
+// and the device format.
+func (m *mixer) encode() {
+	g, dg := m.masterCur, (m.master-m.masterCur)/float32(m.block)
+	m.masterCur = m.master
+	fb := m.dev.FrameBytes()
+	for i := 0; i < m.block; i++ {
+		g += dg
+		l, r := softClip(m.mix[2*i]*g), softClip(m.mix[2*i+1]*g)
+		o := m.out[i*fb:]
+		if m.dev.Channels == 1 {
+			putSample(o, m.dev.Encoding, (l+r)*0.5)
+			continue
+		}
+		putSample(o, m.dev.Encoding, l)
+		putSample(o[m.dev.Encoding.SampleBytes():], m.dev.Encoding, r)
+	}
+}
+
+func putSample(o []byte, e Encoding, s float32) {
+	if e == EncodingFloat32LE {
+		binary.LittleEndian.PutUint32(o, math.Float32bits(s))
+		return
+	}
+	binary.LittleEndian.PutUint16(o, uint16(int16(math.Round(float64(s)*32767))))
+}
+
+// drain applies every queued command in order.
+func (m *mixer) drain() {
+	var c command
+	for {
+		pos, ok := m.q.pop(&c)
+		if !ok {
+			return
+		}
+		switch c.kind {
+		case cmdPlay:
+			if pos < m.stopSeen {
+				// Queued before a StopAll: its memory may be gone.
+				m.refuse(&m.voices[c.slot], c.slot, c.flags&cmdFlagSteal == 0)
+				continue
+			}
+			m.play(&c)
+		case cmdStop:
+			if v := m.voiceFor(&c); v != nil {
+				m.startFade(v)
+			}
+		case cmdVolume:
+			if v := m.voiceFor(&c); v != nil {
+				v.volume = c.value
+			}
+		case cmdPan:
+			if v := m.voiceFor(&c); v != nil {
+				v.pan = c.pan
+			}
+		case cmdMaster:
+			m.master = c.value
+		case cmdFormatGain:
+			m.formatGain[c.slot] = c.value
+		}
+	}
+}
+
+// voiceFor returns the playing voice a command names, or nil if it has
+// ended since (the command is then moot).
+func (m *mixer) voiceFor(c *command) *voice {
+	v := &m.voices[c.slot]
+	if v.clip == nil || v.gen != c.gen || v.ended {
+		return nil
+	}
+	return v
+}
+
+// play starts the voice a producer reserved, or refuses it: a bank being
+// released, or a steal with no victim.
+func (m *mixer) play(c *command) {
+	v := &m.voices[c.slot]
+	if d := m.clock() - c.enqueueNs; d >= 0 {
+		m.playLastNs.Store(d)
+		if d > m.playMaxNs.Load() {
+			m.playMaxNs.Store(d)
+		}
+	}
+	bank := c.clip.bank
+	steal := c.flags&cmdFlagSteal != 0
+	if bank.closing.Load() {
+		m.refuse(v, c.slot, !steal)
+		return
+	}
+	if steal {
+		victim := m.victim(v.pool, c.priority)
+		if victim == nil {
+			m.refuse(v, c.slot, false)
+			return
+		}
+		m.startFade(victim)
+		victim.counted = false
+		m.slots.count(victim.pool, -1)
+		m.slots.count(v.pool, 1)
+		m.steals.Add(1)
+	}
+	cs := c.clip
+	*v = voice{
+		pool: v.pool, kind: v.kind, step: v.step, mono: v.mono,
+		gen: c.gen, clip: cs, data: cs.data, end: cs.frames, loopStart: cs.loopStart,
+		loop: c.flags&cmdFlagLoop != 0, volume: c.value, pan: c.pan,
+		priority: c.priority, protected: c.flags&cmdFlagProtected != 0,
+		order: m.order, counted: true,
+	}
+	if v.loop {
+		v.end = cs.loopEnd
+	}
+	v.gainL, v.gainR = panGains(v.pan, v.mono)
+	g := v.volume * m.formatGain[v.pool.fi]
+	v.gainL, v.gainR = v.gainL*g, v.gainR*g
+	m.order++
+	bank.readers.Add(1)
+	m.slots.states[c.slot].bank.Store(bank)
+	m.active = append(m.active, c.slot)
+	if n := int32(len(m.active)); n > m.peak.Load() {
+		m.peak.Store(n)
+	}
+	m.activeNow.Store(int32(len(m.active)))
+}
+
+// refuse hands a reserved slot back and counts the refusal.
+func (m *mixer) refuse(v *voice, slot uint32, counted bool) {
+	if counted {
+		m.slots.count(v.pool, -1)
+	}
+	m.refusals.Add(1)
+	m.slots.retire(v.pool, slot)
+}
+
+// victim picks the voice to steal for a new voice of pool p with priority
+// prio: never a protected or already fading voice, never one of higher
+// priority; the lowest priority first, then the oldest. When p is at its
+// own cap the victim must share p's format, since only that frees a place.
+func (m *mixer) victim(p *formatPool, prio int16) *voice {
+	sameFormat := p.active.Load() >= p.cap
+	var best *voice
+	for _, s := range m.active {
+		v := &m.voices[s]
+		if v.protected || v.fading || !v.counted || v.priority > prio || (sameFormat && v.pool != p) {
+			continue
+		}
+		if best == nil || v.priority < best.priority || (v.priority == best.priority && v.order < best.order) {
+			best = v
+		}
+	}
+	return best
+}
+
+// reap retires every ended voice, keeping the others in start order. From
+// here on nothing references the voice's clip memory.
+func (m *mixer) reap() {
+	kept := m.active[:0]
+	for _, s := range m.active {
+		v := &m.voices[s]
+		if !v.ended {
+			kept = append(kept, s)
+			continue
+		}
+		m.endVoice(v, s)
+	}
+	m.active = kept
+	m.activeNow.Store(int32(len(m.active)))
+}
+
+func (m *mixer) endVoice(v *voice, s uint32) {
+	v.clip.bank.readers.Add(-1)
+	if v.counted {
+		m.slots.count(v.pool, -1)
+	}
+	*v = voice{pool: v.pool, kind: v.kind, step: v.step, mono: v.mono}
+	m.slots.retire(v.pool, s)
+}
+
+// stopNow is StopAll's fallback, run by a requester holding the seized
+// barrier: it adopts the new stop mark (so no Play queued before it can
+// start later, on memory the caller is about to free), applies the queued
+// commands, then ends every voice at once. No fade: a seized mixer is not
+// producing sound anyway.
+func (m *mixer) stopNow() {
+	m.stopSeen = m.stopMark.Load()
+	m.drain()
+	for _, s := range m.active {
+		m.voices[s].ended = true
+	}
+	m.reap()
+}

@@ -1,0 +1,276 @@
+package voices
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Device is the seam between the engine and whatever plays its output:
+// the sound card (package otodev) or the Offline device. It is declared
+// here so that the mixer, queue, converters and banks build and test
+// without cgo.
+//
+// The engine calls Start once and Close once, from the goroutine that
+// calls NewEngine and Close; Stats and Err may be called from any
+// goroutine.
+type Device interface {
+	// Start begins pulling src, which renders interleaved frames of f
+	// and never fails, from the device's own audio goroutine, and returns
+	// once the device runs or has failed to start. src must not be read
+	// after Close returns.
+	Start(f Format, src io.Reader) error
+	// Stats reports the device's buffering and underruns.
+	Stats() DeviceStats
+	// Err returns the device's first error, or nil.
+	Err() error
+	// Close stops pulling src.
+	Close() error
+}
+
+// DeviceStats is a snapshot of a device's counters: a plain value, safe
+// to hand to any goroutine.
+type DeviceStats struct {
+	Name string
+	// Latency is how much rendered audio sits between the mixer and the
+	// output: the device's buffers at the time of the last read.
+	Latency time.Duration
+	// Underruns counts reads that found the device's buffers empty, so it
+	// played silence.
+	Underruns uint64
+	// Reads counts calls of the mixer.
+	Reads uint64
+}
+
+// ErrDevice is returned by a device that cannot do what was asked.
+var ErrDevice = errors.New("voices: device")
+
+// OfflineDesc configures an Offline device. The zero value is a manual
+// device: nothing is rendered until the caller calls Render. NewOffline
+// copies it; Sink is written from the device's goroutine only.
+type OfflineDesc struct {
+	// RealTime pulls one block per block duration of wall-clock time on
+	// the device's own goroutine: the engine's fallback when there is no
+	// sound card, so voices end at the pace they would on a real device.
+	RealTime bool
+	// BlockFrames is the real-time pull size; 0 means DefaultBlockFrames.
+	BlockFrames int
+	// Sink receives what a real-time device renders; nil discards it.
+	Sink io.Writer
+}
+
+// Offline is a Device with no sound card: it pulls the mixer on a
+// simulated clock, either when the caller calls Render (the audio
+// goroutine is then the caller's) or, in real-time mode, from its own
+// goroutine. A manual Offline device that is never rendered behaves like
+// a stalled sound card.
+//
+// Render and RenderWAV belong to one goroutine at a time and must not be
+// called in real-time mode; Stats, Clock and Err are safe from any
+// goroutine.
+type Offline struct {
+	desc   OfflineDesc
+	format Format
+	src    io.Reader
+	frames atomic.Int64 // frames rendered: the simulated clock
+	reads  atomic.Uint64
+
+	// mu guards err and the started/closed state.
+	mu      sync.Mutex
+	err     error
+	started bool
+	closed  bool
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+// NewOffline returns an Offline device.
+func NewOffline(d OfflineDesc) *Offline {
+	if d.BlockFrames <= 0 {
+		d.BlockFrames = DefaultBlockFrames
+	}
+	return &Offline{desc: d}
+}
+
+// Start records src and, in real-time mode, starts pulling it.
+func (o *Offline) Start(f Format, src io.Reader) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.started {
+		return fmt.Errorf("%w: offline device started twice", ErrDevice)
+	}
+	o.started, o.format, o.src = true, f, src
+	if o.desc.RealTime {
+		o.stop, o.done = make(chan struct{}), make(chan struct{})
+		go o.run()
+	}
+	return nil
+}
+
+// run pulls one block per block duration until Close.
+func (o *Offline) run() {
+	defer close(o.done)
+	buf := make([]byte, o.desc.BlockFrames*o.format.FrameBytes())
+	period := o.format.Duration(o.desc.BlockFrames)
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-o.stop:
+			return
+		case <-t.C:
+		}
+		n, _ := o.pull(buf)
+		if o.desc.Sink != nil {
+			if _, err := o.desc.Sink.Write(buf[:n]); err != nil {
+				o.setErr(err)
+				return
+			}
+		}
+	}
+}
+
+func (o *Offline) pull(p []byte) (int, error) {
+	n, err := io.ReadFull(o.src, p)
+	o.reads.Add(1)
+	o.frames.Add(int64(n / o.format.FrameBytes()))
+	return n, err
+}
+
+func (o *Offline) setErr(err error) {
+	o.mu.Lock()
+	if o.err == nil {
+		o.err = err
+	}
+	o.mu.Unlock()
+}
+
+// Render pulls len(p) bytes of device frames from the mixer into p,
+// advancing the simulated clock; p should hold whole frames.
+func (o *Offline) Render(p []byte) (int, error) {
+	o.mu.Lock()
+	ok := o.started && !o.closed && !o.desc.RealTime
+	o.mu.Unlock()
+	if !ok {
+		return 0, fmt.Errorf("%w: Render on an offline device that is not started, closed or real-time", ErrDevice)
+	}
+	return o.pull(p)
+}
+
+// Clock returns the simulated time: how much audio has been rendered.
+func (o *Offline) Clock() time.Duration {
+	return o.format.Duration(int(o.frames.Load()))
+}
+
+// Stats reports the reads made; an offline device never underruns and
+// buffers nothing.
+func (o *Offline) Stats() DeviceStats {
+	return DeviceStats{Name: "offline", Reads: o.reads.Load()}
+}
+
+// Err returns the first error writing to the Sink.
+func (o *Offline) Err() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
+}
+
+// Close stops a real-time device's goroutine and waits for it, so the
+// mixer is not read after Close returns.
+func (o *Offline) Close() error {
+	o.mu.Lock()
+	if o.closed {
+		o.mu.Unlock()
+		return nil
+	}
+	o.closed = true
+	stop, done := o.stop, o.done
+	o.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+	return nil
+}
+
+// WAV format tags.
+const (
+	wavPCM   = 1
+	wavFloat = 3
+)
+
+// WAVHeader returns the header of a WAV file holding frames frames of f:
+// PCM for int16, IEEE float (with the fact chunk the spec asks for) for
+// float32. The sample data follows it unchanged, since both are little
+// endian.
+func WAVHeader(f Format, frames int) ([]byte, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	data := frames * f.FrameBytes()
+	tag, fmtLen := uint16(wavPCM), uint32(16)
+	if f.Encoding == EncodingFloat32LE {
+		tag, fmtLen = wavFloat, 18
+	}
+	h := make([]byte, 0, 58)
+	le := binary.LittleEndian
+	h = append(h, "RIFF"...)
+	riff := 4 + (8 + fmtLen) + 8 + uint32(data)
+	if tag == wavFloat {
+		riff += 12
+	}
+	h = le.AppendUint32(h, riff)
+	h = append(h, "WAVEfmt "...)
+	h = le.AppendUint32(h, fmtLen)
+	h = le.AppendUint16(h, tag)
+	h = le.AppendUint16(h, uint16(f.Channels))
+	h = le.AppendUint32(h, uint32(f.Rate))
+	h = le.AppendUint32(h, uint32(f.Rate*f.FrameBytes()))
+	h = le.AppendUint16(h, uint16(f.FrameBytes()))
+	h = le.AppendUint16(h, uint16(8*f.Encoding.SampleBytes()))
+	if tag == wavFloat {
+		h = le.AppendUint16(h, 0) // cbSize
+		h = append(h, "fact"...)
+		h = le.AppendUint32(h, 4)
+		h = le.AppendUint32(h, uint32(frames))
+	}
+	h = append(h, "data"...)
+	h = le.AppendUint32(h, uint32(data))
+	return h, nil
+}
+
+// RenderWAV renders the next frames frames, advancing the simulated clock,
+// and writes them to w as a complete WAV file. It renders in blocks
+// through one buffer, so the file's size does not bound memory.
+func (o *Offline) RenderWAV(w io.Writer, frames int) error {
+	if frames < 0 {
+		return fmt.Errorf("%w: RenderWAV of %d frames", ErrInvalid, frames)
+	}
+	h, err := WAVHeader(o.format, frames)
+	if err != nil {
+		return fmt.Errorf("%w: RenderWAV before Start: %w", ErrDevice, err)
+	}
+	if _, err := w.Write(h); err != nil {
+		return err
+	}
+	fb := o.format.FrameBytes()
+	buf := make([]byte, o.desc.BlockFrames*fb)
+	for frames > 0 {
+		n := min(frames, o.desc.BlockFrames)
+		if _, err := o.Render(buf[:n*fb]); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf[:n*fb]); err != nil {
+			return err
+		}
+		frames -= n
+	}
+	return nil
+}

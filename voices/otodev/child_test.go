@@ -1,0 +1,176 @@
+package otodev
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/steadyframe/steadyframe/voices"
+)
+
+// The oto tests run in child processes of the test binary: ALSA reads
+// ALSA_CONFIG_PATH when it first loads its configuration, and oto allows
+// one context per process, so each scenario gets a fresh process with its
+// own configuration. TestMain runs the child's scenario when
+// OTODEV_CHILD names one.
+
+const (
+	envChild  = "OTODEV_CHILD"  // scenario to run
+	envResult = "OTODEV_RESULT" // where the child writes its childResult
+	envRaw    = "OTODEV_RAW"    // the ALSA file plugin's output
+)
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(envChild); mode != "" {
+		res := runChild(mode)
+		b, _ := json.Marshal(res)
+		if err := os.WriteFile(os.Getenv(envResult), b, 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "otodev child:", err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// childResult is what a child reports to its parent test.
+type childResult struct {
+	DeviceErr  string // the engine's Err(): set when oto could not open the device
+	DeviceName string
+	Fail       string // a failure inside the child
+	StopOffset int64  // size of the raw file when StopAll returned
+	StopAll    time.Duration
+	Fallbacks  uint64
+	PlayToMix  time.Duration
+	DevLatency time.Duration
+	Underruns  uint64
+	MixMax     time.Duration
+	Blocks     uint64
+}
+
+// toneAmp is the test tone's amplitude; centred mono plays at
+// toneAmp·cos(π/4) on each side.
+const toneAmp = 0.5
+
+func sine(f voices.Format, frames int, freq float64) []byte {
+	b := make([]byte, frames*f.FrameBytes())
+	for i := 0; i < frames; i++ {
+		s := toneAmp * math.Sin(2*math.Pi*freq*float64(i)/float64(f.Rate))
+		binary.LittleEndian.PutUint16(b[2*i:], uint16(int16(math.Round(s*32767))))
+	}
+	return b
+}
+
+func runChild(mode string) childResult {
+	var res childResult
+	eng, err := voices.NewEngine(voices.EngineDesc{
+		Device: New(Desc{}),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		res.Fail = err.Error()
+		return res
+	}
+	defer eng.Close()
+	s := eng.Stats()
+	res.DeviceName = s.Device.Name
+	if err := eng.Err(); err != nil {
+		res.DeviceErr = err.Error()
+	}
+	if mode == "fallback" || res.DeviceErr != "" {
+		// Prove the fallback engine works: a voice plays and ends.
+		f := voices.Format{Rate: 44100, Channels: 1, Encoding: voices.EncodingInt16LE}
+		bank, _ := eng.NewBank("short", sine(f, 441, 440))
+		c, _ := bank.Clip(voices.ClipDesc{Format: f})
+		h, err := eng.Play(c, voices.PlayDesc{})
+		if err != nil {
+			res.Fail = err.Error()
+			return res
+		}
+		for deadline := time.Now().Add(5 * time.Second); eng.Playing(h); {
+			if time.Now().After(deadline) {
+				res.Fail = "the fallback device never finished a 10 ms clip"
+				return res
+			}
+			time.Sleep(time.Millisecond)
+		}
+		return res
+	}
+	if err := playTone(eng, &res); err != nil {
+		res.Fail = err.Error()
+	}
+	return res
+}
+
+// playTone plays a looping 440 Hz tone, stops everything, overwrites the
+// PCM with a DC marker, and lets the device run on.
+func playTone(eng *voices.Engine, res *childResult) error {
+	raw := os.Getenv(envRaw)
+	f := voices.Format{Rate: 44100, Channels: 1, Encoding: voices.EncodingInt16LE}
+	pcm := sine(f, 44100, 440)
+	bank, err := eng.NewBank("tone", pcm)
+	if err != nil {
+		return err
+	}
+	c, err := bank.Clip(voices.ClipDesc{Format: f})
+	if err != nil {
+		return err
+	}
+	if err := waitBlocks(eng, raw, 20); err != nil {
+		return err
+	}
+	if _, err := eng.Play(c, voices.PlayDesc{Loop: true}); err != nil {
+		return err
+	}
+	if err := waitBlocks(eng, raw, 400); err != nil { // 2.1 s of mixed audio
+		return err
+	}
+	if err := eng.StopAll(time.Second); err != nil {
+		return err
+	}
+	st, err := os.Stat(raw)
+	if err != nil {
+		return err
+	}
+	res.StopOffset = st.Size()
+	// The DC marker, 0.6 of full scale: if any voice still read pcm, a
+	// constant 0.6·cos(π/4) would appear in the output.
+	const marker = 19660
+	for i := 0; i < len(pcm); i += 2 {
+		binary.LittleEndian.PutUint16(pcm[i:], marker)
+	}
+	if err := waitBlocks(eng, raw, 200); err != nil {
+		return err
+	}
+	s := eng.Stats()
+	res.StopAll, res.Fallbacks = s.StopAllLast, s.StopAllFallbacks
+	res.PlayToMix, res.DevLatency, res.Underruns = s.PlayToMixMax, s.DeviceLatency, s.Underruns
+	res.MixMax, res.Blocks = s.MixMax, s.Blocks
+	return eng.Err()
+}
+
+// maxRaw bounds the unpaced null device's output file.
+const maxRaw = 256 << 20
+
+// waitBlocks waits for the mixer to render n more blocks, bounded in time
+// and by the size of the raw file.
+func waitBlocks(eng *voices.Engine, raw string, n uint64) error {
+	want := eng.Stats().Blocks + n
+	deadline := time.Now().Add(30 * time.Second)
+	for eng.Stats().Blocks < want {
+		if st, err := os.Stat(raw); err == nil && st.Size() > maxRaw {
+			return fmt.Errorf("raw file passed %d bytes before %d blocks were mixed", maxRaw, n)
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("only %d of %d blocks mixed in 30 s", eng.Stats().Blocks, want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil
+}

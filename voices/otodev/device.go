@@ -1,0 +1,193 @@
+package otodev
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ebitengine/oto/v3"
+
+	"github.com/steadyframe/steadyframe/voices"
+)
+
+// DefaultBufferFrames is the oto buffer (the ALSA ring, and the player's
+// own buffer) in device frames: 512 frames is 10.7 ms at 48 kHz.
+const DefaultBufferFrames = 512
+
+// ReadyTimeout bounds the wait for oto to open the sound card.
+const ReadyTimeout = 5 * time.Second
+
+// Desc configures a Device. The zero value of each field picks its
+// default. New copies it; it is a plain value.
+type Desc struct {
+	// BufferFrames sizes both oto's device buffer
+	// (NewContextOptions.BufferSize) and the player's buffer
+	// (Player.SetBufferSize); 0 means DefaultBufferFrames.
+	BufferFrames int
+}
+
+// Device is a voices.Device that plays through oto: one oto.Player whose
+// reader is the engine's mixer, read by oto's own goroutine (the audio
+// goroutine). Start and Close belong to the engine; Stats and Err are safe
+// from any goroutine.
+type Device struct {
+	desc   Desc
+	format voices.Format
+	ctx    *oto.Context
+	player atomic.Pointer[oto.Player]
+	// alsa is the device-side buffer, constant once started.
+	alsa time.Duration
+
+	// mu is held for every read of src, so Close can wait out a read in
+	// progress: oto releases its own lock while it reads.
+	mu     sync.Mutex
+	src    io.Reader
+	closed bool
+
+	reads     atomic.Uint64
+	underruns atomic.Uint64
+	latencyNs atomic.Int64
+}
+
+// New returns an unstarted Device.
+func New(d Desc) *Device {
+	if d.BufferFrames <= 0 {
+		d.BufferFrames = DefaultBufferFrames
+	}
+	return &Device{desc: d}
+}
+
+// The oto context is per process (oto refuses a second NewContext), so it
+// is shared by every Device in the process; shared.mu guards it.
+var shared struct {
+	mu     sync.Mutex
+	ctx    *oto.Context
+	format voices.Format
+	frames int
+	err    error
+}
+
+// ErrFormatMismatch is returned when a Device asks for a format or buffer
+// other than the one the process's oto context was opened with.
+var ErrFormatMismatch = errors.New("otodev: the process's oto context has another format")
+
+func openContext(f voices.Format, frames int) (*oto.Context, error) {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.err != nil {
+		return nil, shared.err
+	}
+	if shared.ctx != nil {
+		if shared.format != f || shared.frames != frames {
+			return nil, fmt.Errorf("%w: open as %v with %d frames, asked %v with %d", ErrFormatMismatch, shared.format, shared.frames, f, frames)
+		}
+		return shared.ctx, nil
+	}
+	enc := oto.FormatFloat32LE
+	if f.Encoding == voices.EncodingInt16LE {
+		enc = oto.FormatSignedInt16LE
+	}
+	ctx, ready, err := oto.NewContext(&oto.NewContextOptions{
+		SampleRate: f.Rate, ChannelCount: f.Channels, Format: enc,
+		BufferSize: f.Duration(frames),
+	})
+	if err == nil {
+		select {
+		case <-ready:
+			err = ctx.Err()
+		case <-time.After(ReadyTimeout):
+			err = fmt.Errorf("otodev: sound card not ready after %v", ReadyTimeout)
+		}
+	}
+	if err != nil {
+		shared.err = fmt.Errorf("otodev: opening the sound card: %w", err)
+		return nil, shared.err
+	}
+	shared.ctx, shared.format, shared.frames = ctx, f, frames
+	return ctx, nil
+}
+
+// Start opens (or reuses) the process's oto context in format f and
+// starts one player reading src.
+func (d *Device) Start(f voices.Format, src io.Reader) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	ctx, err := openContext(f, d.desc.BufferFrames)
+	if err != nil {
+		return err
+	}
+	d.format, d.ctx, d.src = f, ctx, src
+	d.alsa = f.Duration(d.desc.BufferFrames)
+	p := ctx.NewPlayer(reader{d})
+	// Small player buffer: oto reads the mixer this many bytes at a time
+	// and keeps at most about twice that queued.
+	p.SetBufferSize(d.desc.BufferFrames * f.FrameBytes())
+	d.player.Store(p)
+	p.Play()
+	return p.Err()
+}
+
+// reader is what oto pulls: the mixer, behind the device's lock, with the
+// buffer level sampled at each read.
+type reader struct{ d *Device }
+
+func (r reader) Read(b []byte) (int, error) {
+	d := r.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		clear(b)
+		return len(b), nil
+	}
+	n := d.reads.Add(1)
+	if p := d.player.Load(); p != nil {
+		buffered := p.BufferedSize()
+		if buffered == 0 && n > 2 {
+			d.underruns.Add(1)
+		}
+		d.latencyNs.Store(int64(d.alsa) + int64(d.format.Duration(buffered/d.format.FrameBytes())))
+	}
+	return d.src.Read(b)
+}
+
+// Stats reports the buffered audio (ALSA ring plus the player's queue at
+// the last read) and the reads that found the player's queue empty.
+func (d *Device) Stats() voices.DeviceStats {
+	return voices.DeviceStats{
+		Name: "oto", Latency: time.Duration(d.latencyNs.Load()),
+		Underruns: d.underruns.Load(), Reads: d.reads.Load(),
+	}
+}
+
+// Err returns the oto context's or the player's error.
+func (d *Device) Err() error {
+	if d.ctx != nil {
+		if err := d.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if p := d.player.Load(); p != nil {
+		return p.Err()
+	}
+	return nil
+}
+
+// Close pauses the player and waits out any read in progress; the mixer
+// is not read again. oto keeps reading a paused player (and removes it
+// only when the garbage collector finds it unreachable; Player.Close does
+// nothing since v3.4), so the reader answers silence from here on. The
+// process's oto context stays open (oto cannot close it).
+func (d *Device) Close() error {
+	if p := d.player.Swap(nil); p != nil {
+		p.Pause()
+	}
+	d.mu.Lock()
+	d.closed = true
+	d.src = nil
+	d.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,30 @@
+// Package otodev is the sound-card Device for package voices, on
+// github.com/ebitengine/oto/v3: one oto context per process and one
+// oto.Player per Device, whose reader is the engine's mixer. It is the
+// only package of voices that needs cgo (ALSA on Linux).
+//
+// Use it as the engine's device:
+//
+//	eng, err := voices.NewEngine(voices.EngineDesc{Device: otodev.New(otodev.Desc{})})
+//
+// If oto cannot open a sound card, NewEngine logs it, falls back to the
+// offline device and keeps oto's error for Engine.Err.
+//
+// # Ownership
+//
+// oto's mux goroutine is the audio goroutine: it alone reads the mixer.
+// The engine calls Start and Close; Stats and Err are safe from any
+// goroutine.
+//
+// # Lifetime
+//
+// oto allows one context per process: the first Device opens it with its
+// format and buffer size, and later Devices must ask for the same ones
+// (ErrFormatMismatch otherwise). The context is never closed; Close
+// detaches the Device's player and waits out a read in progress, so the
+// mixer is not read after Close returns.
+//
+// Latency: the mixer's block (256 frames) is rendered when oto asks; oto
+// then holds up to about two player buffers, and ALSA one device buffer,
+// each BufferFrames (512 frames, 10.7 ms at 48 kHz, by default).
+package otodev

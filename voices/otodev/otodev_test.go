@@ -1,0 +1,204 @@
+package otodev
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
+)
+
+// alsaConf returns ALSA's main configuration file: OTODEV_ALSA_CONF, or
+// Debian's /usr/share/alsa/alsa.conf. Without it there is no ALSA to test:
+// the test skips, or fails in CI.
+func alsaConf(t testing.TB) string {
+	t.Helper()
+	path := os.Getenv("OTODEV_ALSA_CONF")
+	if path == "" {
+		path = "/usr/share/alsa/alsa.conf"
+	}
+	if _, err := os.Stat(path); err != nil {
+		testenv.SkipOrFail(t, "no ALSA configuration (install libasound2, or set OTODEV_ALSA_CONF): "+err.Error())
+	}
+	return path
+}
+
+// alsaToFile returns the environment that points ALSA's default device at
+// a file: the null slave discards, the file plugin keeps a raw float32 LE
+// copy of everything played.
+func alsaToFile(t testing.TB, dir, raw string) []string {
+	t.Helper()
+	main := alsaConf(t)
+	conf := filepath.Join(dir, "asound.conf")
+	body := `pcm.!default { type file slave.pcm "null" file "` + raw + `" format "raw" }` + "\n"
+	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"ALSA_CONFIG_PATH=" + main + ":" + conf}
+}
+
+// child runs a scenario in a child process with env added.
+func child(t *testing.T, mode string, env []string) childResult {
+	t.Helper()
+	dir := t.TempDir()
+	resPath := filepath.Join(dir, "result.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envChild+"="+mode, envResult+"="+resPath)
+	cmd.Env = append(cmd.Env, env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child %s: %v\n%s", mode, err, out)
+	}
+	b, err := os.ReadFile(resPath)
+	if err != nil {
+		t.Fatalf("child %s wrote no result: %v\n%s", mode, err, out)
+	}
+	var res childResult
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Fail != "" {
+		t.Fatalf("child %s: %s", mode, res.Fail)
+	}
+	return res
+}
+
+// TestOtoToFile plays a 440 Hz tone through oto into an ALSA file and
+// checks from the captured samples: its frequency and level, that StopAll
+// silences it, and that the PCM overwritten after StopAll never appears.
+func TestOtoToFile(t *testing.T) {
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "out.raw")
+	defer os.Remove(raw)
+	res := child(t, "tone", append(alsaToFile(t, dir, raw), envRaw+"="+raw))
+	if res.DeviceErr != "" || res.DeviceName != "oto" {
+		testenv.SkipOrFail(t, "oto could not open the ALSA file device: "+res.DeviceErr)
+	}
+	data, err := os.ReadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data)%8 != 0 || res.StopOffset <= 0 || res.StopOffset > int64(len(data)) {
+		t.Fatalf("raw file of %d bytes, StopAll at %d", len(data), res.StopOffset)
+	}
+	l, r := decode(data)
+	stop := int(res.StopOffset / 8)
+
+	// Before StopAll: the unpaced device plays silence whenever it
+	// outruns oto's buffer; dropping exact-zero frames leaves the mixer's
+	// stream, which must be a clean 440 Hz tone at the centred level.
+	var tone []float32
+	for i := 0; i < stop; i++ {
+		if l[i] != r[i] {
+			t.Fatalf("frame %d: left %v right %v differ for a centred mono tone", i, l[i], r[i])
+		}
+		if l[i] != 0 {
+			tone = append(tone, l[i])
+		}
+	}
+	if len(tone) < 48000 {
+		t.Fatalf("only %d tone frames captured before StopAll", len(tone))
+	}
+	if f := frequency(tone, 48000); math.Abs(f-440) > 1 {
+		t.Errorf("captured tone is %.2f Hz, want 440", f)
+	}
+	want := toneAmp * math.Cos(math.Pi/4)
+	if p := peakOf(tone); math.Abs(p-want) > 0.01 {
+		t.Errorf("captured tone peaks at %.4f, want %.4f", p, want)
+	}
+
+	// After StopAll: only what was already buffered in oto and ALSA may
+	// still play (a few thousand frames), then silence.
+	tail := 0
+	for i := stop; i < len(l); i++ {
+		if l[i] != 0 || r[i] != 0 {
+			tail++
+		}
+	}
+	if limit := 8192; tail > limit {
+		t.Errorf("%d non-silent frames after StopAll returned, want at most %d buffered", tail, limit)
+	}
+	last := len(l) - (len(l)-stop)/4
+	for i := last; i < len(l); i++ {
+		if l[i] != 0 || r[i] != 0 {
+			t.Fatalf("frame %d in the last quarter after StopAll is %v/%v: StopAll did not silence the tone", i, l[i], r[i])
+		}
+	}
+	if len(l)-stop < 4*1024 {
+		t.Errorf("only %d frames captured after StopAll", len(l)-stop)
+	}
+	// The marker: a run of equal non-zero samples never occurs in a 440 Hz
+	// sine, and is what overwritten PCM (DC) would produce.
+	for i, run := 1, 0; i < len(l); i++ {
+		if l[i] != 0 && l[i] == l[i-1] {
+			run++
+		} else {
+			run = 0
+		}
+		if run >= 16 {
+			t.Fatalf("a constant %v at frame %d: PCM overwritten after StopAll reached the output", l[i], i)
+		}
+	}
+	t.Logf("captured %d frames (%d tone); StopAll %v (fallbacks %d); Play-to-mix %v + device buffer %v; mix max %v; underruns %d",
+		len(l), len(tone), res.StopAll, res.Fallbacks, res.PlayToMix, res.DevLatency, res.MixMax, res.Underruns)
+}
+
+// TestOtoFallback points ALSA at a sound card that does not exist: the
+// engine must log, fall back to the offline device, keep oto's error for
+// Err, and still play.
+func TestOtoFallback(t *testing.T) {
+	conf := filepath.Join(t.TempDir(), "asound.conf")
+	body := "pcm.!default { type hw card 97 device 0 }\npcm.!sysdefault { type hw card 97 device 0 }\n"
+	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := child(t, "fallback", []string{"ALSA_CONFIG_PATH=" + alsaConf(t) + ":" + conf})
+	if res.DeviceName != "offline" || res.DeviceErr == "" {
+		t.Fatalf("device %q, Err %q: want the offline fallback with oto's error", res.DeviceName, res.DeviceErr)
+	}
+	t.Logf("fallback error: %s", res.DeviceErr)
+}
+
+func decode(b []byte) (l, r []float32) {
+	n := len(b) / 8
+	l, r = make([]float32, n), make([]float32, n)
+	for i := 0; i < n; i++ {
+		l[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[8*i:]))
+		r[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[8*i+4:]))
+	}
+	return l, r
+}
+
+func frequency(x []float32, rate int) float64 {
+	first, last, n := -1.0, -1.0, 0
+	for i := 1; i < len(x); i++ {
+		if x[i-1] < 0 && x[i] >= 0 {
+			t := float64(i-1) + float64(-x[i-1])/float64(x[i]-x[i-1])
+			if first < 0 {
+				first = t
+			}
+			last = t
+			n++
+		}
+	}
+	if n < 2 {
+		return 0
+	}
+	return float64(n-1) * float64(rate) / (last - first)
+}
+
+func peakOf(x []float32) float64 {
+	p := 0.0
+	for _, v := range x {
+		p = math.Max(p, math.Abs(float64(v)))
+	}
+	return p
+}

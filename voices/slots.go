@@ -1,0 +1,171 @@
+package voices
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// Handle names one playing voice. It is a plain value, safe to copy and
+// use from any goroutine. The zero Handle is never valid, and a handle
+// goes stale, for good, once its voice ends: the slot's generation moves
+// on, so a later voice in the same slot has a different handle.
+type Handle uint64
+
+func makeHandle(slot, gen uint32) Handle { return Handle(uint64(gen)<<32 | uint64(slot+1)) }
+
+func (h Handle) slot() (uint32, bool) {
+	s := uint32(h)
+	return s - 1, s != 0
+}
+
+func (h Handle) gen() uint32 { return uint32(h >> 32) }
+
+// String formats h as "voice#slot.gen".
+func (h Handle) String() string {
+	if h == 0 {
+		return "voice#none"
+	}
+	s, _ := h.slot()
+	return fmt.Sprintf("voice#%d.%d", s, h.gen())
+}
+
+// slotState is the part of a voice slot that producers may read: its
+// generation and whether it is reserved or playing. The mixer owns the
+// rest (the voice struct).
+type slotState struct {
+	gen  atomic.Uint32
+	live atomic.Bool
+	next atomic.Uint32 // free-stack link: slot index + 1, 0 ends the stack
+	bank atomic.Pointer[Bank]
+}
+
+// formatPool is the set of voice slots preconfigured for one source
+// format. Producers pop free slots from a lock-free stack (Treiber, with a
+// tag against ABA); the mixer pushes them back when a voice ends.
+type formatPool struct {
+	format Format
+	fi     int    // format index, the position in Stats.Formats
+	base   uint32 // first slot index
+	size   uint32 // slots, including the steal reserve
+	cap    int32  // most voices counted against this format at once
+	active atomic.Int32
+	peak   atomic.Int32
+	head   atomic.Uint64 // tag<<32 | (slot index + 1)
+}
+
+// slotTable holds every voice slot's shared state and the per-format
+// pools. Safe for concurrent use by producers and the mixer.
+type slotTable struct {
+	states []slotState
+	pools  [NumFormats]formatPool
+	total  atomic.Int32 // voices counted against the total cap
+	cap    int32
+}
+
+// newSlotTable lays out pools of caps[i]*mult slots each (mult is 2 when
+// stealing, so a stolen voice can fade out while its replacement plays).
+func newSlotTable(total int, caps [NumFormats]int, mult int) *slotTable {
+	t := &slotTable{cap: int32(total)}
+	n := 0
+	for i := range caps {
+		n += caps[i] * mult
+	}
+	t.states = make([]slotState, n)
+	base := uint32(0)
+	for i := range t.pools {
+		p := &t.pools[i]
+		p.format, p.fi = formatAt(i), i
+		p.base, p.size, p.cap = base, uint32(caps[i]*mult), int32(caps[i])
+		// Push in reverse so the lowest slot is popped first: with the same
+		// commands, the same slots are used, which keeps handles
+		// deterministic too.
+		for s := p.base + p.size; s > p.base; s-- {
+			t.push(p, s-1)
+		}
+		base += p.size
+	}
+	return t
+}
+
+// reserve counts one voice against the total and format caps, or returns
+// false leaving both unchanged.
+func (t *slotTable) reserve(p *formatPool) bool {
+	for {
+		n := p.active.Load()
+		if n >= p.cap {
+			return false
+		}
+		if p.active.CompareAndSwap(n, n+1) {
+			break
+		}
+	}
+	for {
+		n := t.total.Load()
+		if n >= t.cap {
+			p.active.Add(-1)
+			return false
+		}
+		if t.total.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// count adds delta voices to p's and the total counts without checking
+// caps; the mixer uses it when a steal moves a count from one voice to
+// another.
+func (t *slotTable) count(p *formatPool, delta int32) {
+	n := p.active.Add(delta)
+	t.total.Add(delta)
+	for {
+		pk := p.peak.Load()
+		if n <= pk || p.peak.CompareAndSwap(pk, n) {
+			return
+		}
+	}
+}
+
+// pop takes a free slot of p.
+func (t *slotTable) pop(p *formatPool) (uint32, bool) {
+	for {
+		h := p.head.Load()
+		idx := uint32(h)
+		if idx == 0 {
+			return 0, false
+		}
+		next := t.states[idx-1].next.Load()
+		if p.head.CompareAndSwap(h, (h>>32+1)<<32|uint64(next)) {
+			return idx - 1, true
+		}
+	}
+}
+
+// push returns slot s to p's free stack.
+func (t *slotTable) push(p *formatPool, s uint32) {
+	for {
+		h := p.head.Load()
+		t.states[s].next.Store(uint32(h))
+		if p.head.CompareAndSwap(h, (h>>32+1)<<32|uint64(s+1)) {
+			return
+		}
+	}
+}
+
+// live reports whether h names a reserved or playing voice.
+func (t *slotTable) liveHandle(h Handle) (uint32, bool) {
+	s, ok := h.slot()
+	if !ok || int(s) >= len(t.states) {
+		return 0, false
+	}
+	st := &t.states[s]
+	return s, st.gen.Load() == h.gen() && st.live.Load()
+}
+
+// retire ends slot s: its handle goes stale, then the slot is free again.
+func (t *slotTable) retire(p *formatPool, s uint32) {
+	st := &t.states[s]
+	st.bank.Store(nil)
+	st.gen.Add(1)
+	st.live.Store(false)
+	t.push(p, s)
+}

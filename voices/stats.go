@@ -1,0 +1,72 @@
+package voices
+
+import (
+	"time"
+
+	"github.com/steadyframe/steadyframe/lifetime"
+)
+
+// FormatStats is one source format's voice occupancy, part of a Stats
+// snapshot: a plain value.
+type FormatStats struct {
+	Format Format
+	Active int // voices counted against this format's cap now
+	Peak   int
+	Cap    int
+}
+
+// Stats is a snapshot of an Engine's counters: a plain value, safe to
+// hand to any goroutine. Taking one allocates nothing; the counters are read one by one, so under load they may be a
+// few commands apart.
+type Stats struct {
+	Active    int // voices in the mix now, fading ones included
+	Peak      int // most voices ever in the mix at once
+	Counted   int // voices counted against the total cap
+	MaxVoices int
+	Formats   [NumFormats]FormatStats // in a fixed order: rate, then channels, then encoding
+
+	Refusals  uint64 // Plays refused: no voice, a steal with no victim, a bank being released, or cancelled by StopAll
+	Steals    uint64
+	QueueFull uint64 // commands refused because the queue was full
+	Underruns uint64 // device reads that found its buffers empty
+	Blocks    uint64 // mixer blocks rendered
+	Skipped   uint64 // blocks played silent while a StopAll held the mixer
+
+	MixLast, MixMax, MixTotal time.Duration // time to mix one block
+	PlayToMixLast             time.Duration // from a Play call to the start of the block that first renders it
+	PlayToMixMax              time.Duration
+	DeviceLatency             time.Duration // rendered audio buffered in the device
+	StopAllLast, StopAllMax   time.Duration // time StopAll took to cross the barrier
+	StopAllFallbacks          uint64        // StopAlls that had to seize a stalled mixer
+
+	Device  DeviceStats
+	Barrier lifetime.BarrierStats
+}
+
+// Stats returns the engine's counters; safe from any goroutine.
+func (e *Engine) Stats() Stats {
+	m := e.mix
+	s := Stats{
+		Active: int(m.activeNow.Load()), Peak: int(m.peak.Load()),
+		Counted: int(e.slots.total.Load()), MaxVoices: int(e.slots.cap),
+		Refusals:  e.refusals.Load() + m.refusals.Load(),
+		Steals:    m.steals.Load(),
+		QueueFull: e.q.full.Load(),
+		Blocks:    m.blocks.Load(),
+		Skipped:   m.silentPass.Load(),
+		MixLast:   time.Duration(m.mixLastNs.Load()), MixMax: time.Duration(m.mixMaxNs.Load()),
+		MixTotal:      time.Duration(m.mixTotalNs.Load()),
+		PlayToMixLast: time.Duration(m.playLastNs.Load()), PlayToMixMax: time.Duration(m.playMaxNs.Load()),
+		StopAllLast: time.Duration(e.stopLastNs.Load()), StopAllMax: time.Duration(e.stopMaxNs.Load()),
+		StopAllFallbacks: e.fallbacks.Load(),
+		Device:           e.dev.Stats(),
+		Barrier:          e.barrier.Stats(),
+	}
+	s.Underruns = s.Device.Underruns
+	s.DeviceLatency = s.Device.Latency
+	for i := range s.Formats {
+		p := &e.slots.pools[i]
+		s.Formats[i] = FormatStats{Format: p.format, Active: int(p.active.Load()), Peak: int(p.peak.Load()), Cap: int(p.cap)}
+	}
+	return s
+}
