@@ -1,0 +1,261 @@
+package pools
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// elem64 is the 64-byte element the comparison benchmarks use: big enough
+// that zeroing it is real work, small enough to be a typical component.
+type elem64 struct {
+	id uint64
+	_  [7]uint64
+}
+
+// sink keeps new-gc allocations escaping, so the baseline really allocates
+// and the garbage collector really runs.
+var sink *elem64
+
+// The sub-benchmarks of one Benchmark...Compare function form one group of
+// the ratio table internal/benchtable prints; the row whose name starts
+// with "ours-" is the group's baseline.
+
+// BenchmarkPoolCompare measures one create and one destroy per op against
+// what a user would otherwise write.
+func BenchmarkPoolCompare(b *testing.B) {
+	b.Run("ours-pool-create-destroy", func(b *testing.B) {
+		p, _ := NewPool[elem64](1024)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			h, e, err := p.Create()
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.id = uint64(i)
+			if err := p.Destroy(h); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("sync.Pool-get-put", func(b *testing.B) {
+		sp := sync.Pool{New: func() any { return new(elem64) }}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			e := sp.Get().(*elem64)
+			e.id = uint64(i)
+			*e = elem64{}
+			sp.Put(e)
+		}
+	})
+	b.Run("new-gc", func(b *testing.B) {
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			e := new(elem64)
+			e.id = uint64(i)
+			sink = e
+		}
+	})
+	b.Run("chan-freelist", func(b *testing.B) {
+		ch := make(chan *elem64, 1024)
+		for range cap(ch) {
+			ch <- new(elem64)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			e := <-ch
+			e.id = uint64(i)
+			*e = elem64{}
+			ch <- e
+		}
+	})
+}
+
+// BenchmarkArenaCompare measures one per-frame scratch allocation per op;
+// the arena resets when full, as a frame end would.
+func BenchmarkArenaCompare(b *testing.B) {
+	b.Run("ours-arena-alloc", func(b *testing.B) {
+		a, _ := NewArena[elem64](1024)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			_, e, err := a.Alloc()
+			if err != nil {
+				a.Reset()
+				_, e, _ = a.Alloc()
+			}
+			e.id = uint64(i)
+		}
+	})
+	b.Run("new-gc", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			e := new(elem64)
+			e.id = uint64(i)
+			sink = e
+		}
+	})
+	b.Run("slice-append-reslice", func(b *testing.B) {
+		s := make([]elem64, 0, 1024)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if len(s) == cap(s) {
+				clear(s)
+				s = s[:0]
+			}
+			s = append(s, elem64{id: uint64(i)})
+		}
+	})
+}
+
+// liveEvery returns a Slots pool of n and the equivalent []bool with
+// every k-th slot live (k=1: all of them), so walks and scans cross holes
+// in every word.
+func liveEvery(n, k int) (*Slots[elem64], []bool) {
+	s, _ := NewSlots[elem64](n)
+	live := make([]bool, n)
+	for range n {
+		s.Acquire()
+	}
+	for i := range n {
+		if i%k == 0 {
+			live[i] = true
+		} else {
+			s.ReleaseAt(i)
+		}
+	}
+	return s, live
+}
+
+// liveBelow returns a Slots pool of n and the equivalent []bool with the
+// first k slots live: the lowest free slot is k, as after a burst of
+// long-lived acquisitions.
+func liveBelow(n, k int) (*Slots[elem64], []bool) {
+	s, _ := NewSlots[elem64](n)
+	live := make([]bool, n)
+	for i := range k {
+		s.Acquire()
+		live[i] = true
+	}
+	return s, live
+}
+
+// BenchmarkSlotsCompare measures one Acquire and one ReleaseAt per op on a
+// pool of 1024 whose first 512 slots are live, against a lowest-free
+// linear scan over a []bool.
+func BenchmarkSlotsCompare(b *testing.B) {
+	b.Run("ours-slots-acquire-release", func(b *testing.B) {
+		s, _ := liveBelow(1024, 512)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			j, e, ok := s.Acquire()
+			if !ok {
+				b.Fatal("full")
+			}
+			e.id = uint64(i)
+			s.ReleaseAt(j)
+		}
+	})
+	b.Run("bool-scan-acquire-release", func(b *testing.B) {
+		_, live := liveBelow(1024, 512)
+		elems := make([]elem64, len(live))
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			j := 0
+			for j < len(live) && live[j] {
+				j++
+			}
+			live[j] = true
+			elems[j].id = uint64(i)
+			elems[j] = elem64{}
+			live[j] = false
+		}
+	})
+}
+
+// benchWalks measures one walk over the live slots of a pool of 1024 with
+// every k-th slot live, per op: NextLive, All, and a []bool scan.
+func benchWalks(b *testing.B, k int) {
+	b.Run("ours-nextlive-walk", func(b *testing.B) {
+		s, _ := liveEvery(1024, k)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			for i := s.NextLive(0); i >= 0; i = s.NextLive(i + 1) {
+				s.elems[i].id++
+			}
+		}
+	})
+	b.Run("ours-all-range", func(b *testing.B) {
+		s, _ := liveEvery(1024, k)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			for _, e := range s.All() {
+				e.id++
+			}
+		}
+	})
+	b.Run("bool-scan-walk", func(b *testing.B) {
+		_, live := liveEvery(1024, k)
+		elems := make([]elem64, len(live))
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			for i, l := range live {
+				if l {
+					elems[i].id++
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkWalkHalfLive walks a dense live set (every other slot): the
+// []bool scan's best case.
+func BenchmarkWalkHalfLive(b *testing.B) { benchWalks(b, 2) }
+
+// BenchmarkWalkSparse walks a sparse live set (one slot in 32), typical
+// of a projectile or voice pool between bursts.
+func BenchmarkWalkSparse(b *testing.B) { benchWalks(b, 32) }
+
+// TestHotPathsInline builds testdata/inlinecheck with -gcflags=-m and
+// checks that the compiler inlines the hot paths into a caller. Create and
+// Destroy sit at the inlining budget on purpose (see the Pool struct's
+// comment); losing inlining roughly doubles BenchmarkPoolCompare's
+// ours-pool-create-destroy, so a change that costs it must fail here
+// rather than go unnoticed.
+func TestHotPathsInline(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is not on PATH: %v", err)
+	}
+	out, err := exec.Command(goCmd, "build", "-gcflags=-m", "-o", os.DevNull, "./testdata/inlinecheck").CombinedOutput()
+	if err != nil {
+		t.Fatalf("building testdata/inlinecheck: %v\n%s", err, out)
+	}
+	lines := strings.Split(string(out), "\n")
+	for _, want := range []string{"Pool.Create", "Pool.Destroy", "Pool.Get", "Pool.Valid", "Arena.Alloc", "Slots.NextLive", "Slots.ReleaseAt"} {
+		typ, method, _ := strings.Cut(want, ".")
+		found := false
+		for _, l := range lines {
+			if strings.Contains(l, "inlinecheck.go:") && strings.Contains(l, "inlining call to pools.(*"+typ+"[") &&
+				strings.HasSuffix(l, "])."+method) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("%s is no longer inlined into its caller; -m output:\n%s", want, out)
+		}
+	}
+}

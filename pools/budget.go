@@ -1,0 +1,130 @@
+package pools
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+)
+
+// This file holds what the three containers share about budgets: the
+// limits (MaxCapacity), the refusals (the errors) and the counters (Stats).
+
+// Sentinel errors returned by this package. Check them with errors.Is: the
+// returned values wrap them with the container's kind, element type and
+// capacity. Those wrapped values are built once, at construction, so that
+// a refused call allocates nothing either.
+var (
+	// ErrBudgetExhausted is returned when a request does not fit in the
+	// budget fixed at construction. Nothing changed; the container never
+	// grows, so raise the budget through configuration instead.
+	ErrBudgetExhausted = errors.New("pools: budget exhausted")
+	// ErrStaleHandle is returned for a handle whose object was destroyed:
+	// its slot's generation has moved on.
+	ErrStaleHandle = errors.New("pools: stale handle")
+	// ErrInvalidHandle is returned for the zero Handle, for a handle whose
+	// index is outside the pool, and for bits that no pool ever issued.
+	ErrInvalidHandle = errors.New("pools: invalid handle")
+	// ErrInvalidCapacity is returned by constructors given a negative
+	// capacity or one above MaxCapacity.
+	ErrInvalidCapacity = errors.New("pools: invalid capacity")
+	// ErrInvalidCount is returned by Pool.Reserve for a count below 1.
+	ErrInvalidCount = errors.New("pools: invalid reservation count")
+	// ErrOutOfRange is returned for an index outside a container or a
+	// reservation.
+	ErrOutOfRange = errors.New("pools: index out of range")
+	// ErrNotLive is returned by Slots.ReleaseAt for a slot that holds
+	// nothing.
+	ErrNotLive = errors.New("pools: slot not live")
+	// ErrAlreadyClaimed is returned by Reservation.Claim for a position
+	// claimed before.
+	ErrAlreadyClaimed = errors.New("pools: reservation slot already claimed")
+	// ErrReservationReleased is returned by every Reservation method after
+	// Release, or after Pool.Clear released it.
+	ErrReservationReleased = errors.New("pools: reservation already released")
+	// ErrInvalidReservation is returned by the methods of the zero
+	// Reservation.
+	ErrInvalidReservation = errors.New("pools: invalid reservation")
+)
+
+// MaxCapacity is the largest capacity any container accepts. Handles carry
+// a 32-bit index and reservations keep a flag in the top bit of each entry.
+const MaxCapacity = 1<<31 - 1
+
+// containerErrors are the wrapped errors one container returns, built at
+// construction so that returning one does not allocate.
+type containerErrors struct {
+	exhausted      error
+	stale          error
+	invalid        error
+	outOfRange     error
+	notLive        error
+	count          error
+	claimed        error
+	released       error
+	tableExhausted error
+}
+
+// newContainerErrors builds the errors of a container named kind[T].
+func newContainerErrors[T any](kind string, capacity int) containerErrors {
+	name := fmt.Sprintf("%s[%s]", kind, reflect.TypeFor[T]())
+	return containerErrors{
+		exhausted:  fmt.Errorf("%w (%s, capacity %d)", ErrBudgetExhausted, name, capacity),
+		stale:      fmt.Errorf("%w (%s)", ErrStaleHandle, name),
+		invalid:    fmt.Errorf("%w (%s, capacity %d)", ErrInvalidHandle, name, capacity),
+		outOfRange: fmt.Errorf("%w (%s, capacity %d)", ErrOutOfRange, name, capacity),
+		notLive:    fmt.Errorf("%w (%s)", ErrNotLive, name),
+		count:      fmt.Errorf("%w (%s): count must be at least 1", ErrInvalidCount, name),
+		claimed:    fmt.Errorf("%w (%s)", ErrAlreadyClaimed, name),
+		released:   fmt.Errorf("%w (%s)", ErrReservationReleased, name),
+		tableExhausted: fmt.Errorf("%w (%s, capacity %d): outstanding reservations hold every table entry; release them",
+			ErrBudgetExhausted, name, capacity),
+	}
+}
+
+// checkCapacity validates a constructor's capacity.
+func checkCapacity(kind string, capacity int) error {
+	if capacity < 0 || capacity > MaxCapacity {
+		return fmt.Errorf("%w: %s capacity %d (want 0..%d)", ErrInvalidCapacity, kind, capacity, MaxCapacity)
+	}
+	return nil
+}
+
+// Stats is a snapshot of one container's counters. It is a plain value:
+// the owner goroutine reads it and may hand it to any other goroutine.
+//
+// Counts are since construction unless noted: Reset and Clear keep
+// PeakInUse, TotalCreated, Retired and Refused, so a profiler that wants
+// per-frame figures diffs two snapshots.
+type Stats struct {
+	// Capacity is the element budget fixed at construction.
+	Capacity int
+	// InUse is the number of live elements now.
+	InUse int
+	// PeakInUse is the high-water mark of InUse.
+	PeakInUse int
+	// Reserved is the number of Pool slots held by outstanding
+	// reservations and not yet claimed (always 0 for Arena and Slots).
+	Reserved int
+	// Retired is the number of Pool slots retired because their
+	// generation would wrap; they are never reused (always 0 for Arena
+	// and Slots).
+	Retired int
+	// TotalCreated counts successful creations: churn, not liveness (an
+	// element destroyed right away still counts).
+	TotalCreated uint64
+	// Refused counts requests turned down because the budget was
+	// exhausted.
+	Refused uint64
+	// BytesCapacity is the whole backing store: the element block plus
+	// the per-slot bookkeeping.
+	BytesCapacity uintptr
+	// BytesInUse is the element bytes occupied by live elements.
+	BytesInUse uintptr
+}
+
+// noCopy makes go vet's copylocks check report a container copied by
+// value: a copy would share the backing store but not the bookkeeping.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}

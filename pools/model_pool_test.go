@@ -1,0 +1,269 @@
+package pools
+
+import (
+	"errors"
+	"fmt"
+)
+
+// This file holds a plain reference model of Pool[T], written for
+// obviousness rather than speed: one struct per slot, slices for the free
+// list and for every reservation ever made. FuzzPool drives a Pool and the
+// model with the same operations and compares every handle and every stat
+// after each one.
+
+// fuzzElem is the element fuzzing uses; tag records which create wrote it.
+type fuzzElem struct {
+	tag uint64
+	_   [3]uint64
+}
+
+type modelSlot struct {
+	gen     uint32
+	live    bool
+	retired bool
+	tag     uint64
+}
+
+type modelReservation struct {
+	v        Reservation[fuzzElem]
+	slots    []int
+	claimed  []bool
+	released bool
+}
+
+type poolModel struct {
+	slots   []modelSlot
+	free    []int // stack: the top is the last element
+	res     []*modelReservation
+	created uint64
+	refused uint64
+	peak    int
+	handles []Handle[fuzzElem] // every handle ever issued
+}
+
+func newPoolModel(capacity int) *poolModel {
+	m := &poolModel{slots: make([]modelSlot, capacity)}
+	m.rebuildFree()
+	return m
+}
+
+func (m *poolModel) rebuildFree() {
+	m.free = m.free[:0]
+	for i := len(m.slots) - 1; i >= 0; i-- {
+		if !m.slots[i].retired {
+			m.free = append(m.free, i)
+		}
+	}
+}
+
+func (m *poolModel) live() int {
+	n := 0
+	for _, s := range m.slots {
+		if s.live {
+			n++
+		}
+	}
+	return n
+}
+
+func (m *poolModel) reserved() (unclaimed, entries int) {
+	for _, r := range m.res {
+		if r.released {
+			continue
+		}
+		entries += len(r.slots)
+		for _, c := range r.claimed {
+			if !c {
+				unclaimed++
+			}
+		}
+	}
+	return unclaimed, entries
+}
+
+func (m *poolModel) retired() int {
+	n := 0
+	for _, s := range m.slots {
+		if s.retired {
+			n++
+		}
+	}
+	return n
+}
+
+// makeLive is the model of a slot becoming live; it returns the handle the
+// pool must have issued.
+func (m *poolModel) makeLive(i int, tag uint64) Handle[fuzzElem] {
+	s := &m.slots[i]
+	s.gen++
+	s.live = true
+	s.tag = tag
+	m.created++
+	m.peak = max(m.peak, m.live())
+	h := newHandle[fuzzElem](uint32(i), s.gen)
+	m.handles = append(m.handles, h)
+	return h
+}
+
+// kill is the model of a live slot's element being destroyed.
+func (m *poolModel) kill(i int) {
+	s := &m.slots[i]
+	s.live = false
+	s.gen++
+	s.tag = 0
+	if s.gen == genRetired {
+		s.retired = true
+	}
+}
+
+func (m *poolModel) create(tag uint64) (Handle[fuzzElem], error) {
+	if len(m.free) == 0 {
+		m.refused++
+		return Handle[fuzzElem]{}, ErrBudgetExhausted
+	}
+	i := m.free[len(m.free)-1]
+	m.free = m.free[:len(m.free)-1]
+	return m.makeLive(i, tag), nil
+}
+
+func (m *poolModel) destroy(h Handle[fuzzElem]) error {
+	i := int(h.Index())
+	if h.IsZero() || i >= len(m.slots) {
+		return ErrInvalidHandle
+	}
+	s := m.slots[i]
+	if !s.live || s.gen != h.Generation() {
+		return ErrStaleHandle
+	}
+	m.kill(i)
+	if !m.slots[i].retired {
+		m.free = append(m.free, i)
+	}
+	return nil
+}
+
+func (m *poolModel) clear() {
+	for i := range m.slots {
+		if m.slots[i].live {
+			m.kill(i)
+		}
+	}
+	for _, r := range m.res {
+		r.released = true
+	}
+	m.rebuildFree()
+}
+
+func (m *poolModel) reserve(n int) (*modelReservation, error) {
+	_, entries := m.reserved()
+	switch {
+	case n < 1:
+		return nil, ErrInvalidCount
+	case n > len(m.free), n > len(m.slots)-entries:
+		m.refused++
+		return nil, ErrBudgetExhausted
+	}
+	r := &modelReservation{claimed: make([]bool, n)}
+	for range n {
+		r.slots = append(r.slots, m.free[len(m.free)-1])
+		m.free = m.free[:len(m.free)-1]
+	}
+	m.res = append(m.res, r)
+	return r, nil
+}
+
+func (m *poolModel) claim(r *modelReservation, pos int, tag uint64) (Handle[fuzzElem], error) {
+	switch {
+	case r.released:
+		return Handle[fuzzElem]{}, ErrReservationReleased
+	case pos < 0 || pos >= len(r.slots):
+		return Handle[fuzzElem]{}, ErrOutOfRange
+	case r.claimed[pos]:
+		return Handle[fuzzElem]{}, ErrAlreadyClaimed
+	}
+	r.claimed[pos] = true
+	return m.makeLive(r.slots[pos], tag), nil
+}
+
+func (m *poolModel) release(r *modelReservation) error {
+	if r.released {
+		return ErrReservationReleased
+	}
+	for j := len(r.slots) - 1; j >= 0; j-- {
+		if !r.claimed[j] {
+			m.free = append(m.free, r.slots[j])
+		}
+	}
+	r.released = true
+	return nil
+}
+
+// age moves every free slot of both the pool and the model to the last
+// generation before retirement, so the next create and destroy of that
+// slot retires it: the wrap path runs in seconds instead of after 2^31
+// reuses.
+func (m *poolModel) age(p *Pool[fuzzElem]) {
+	for _, i := range m.free {
+		m.slots[i].gen = genRetired - 2
+		p.gens[i] = genRetired - 2
+	}
+}
+
+// check compares every observable of p with the model.
+func (m *poolModel) check(p *Pool[fuzzElem]) error {
+	unclaimed, _ := m.reserved()
+	live := m.live()
+	var zero fuzzElem
+	size := uintptr(32)
+	want := Stats{
+		Capacity:      len(m.slots),
+		InUse:         live,
+		PeakInUse:     m.peak,
+		Reserved:      unclaimed,
+		Retired:       m.retired(),
+		TotalCreated:  m.created,
+		Refused:       m.refused,
+		BytesCapacity: uintptr(len(m.slots)) * (size + perSlotBookkeeping),
+		BytesInUse:    uintptr(live) * size,
+	}
+	if got := p.Stats(); got != want {
+		return fmt.Errorf("Stats = %+v, model %+v", got, want)
+	}
+	if p.Len() != live || p.Cap() != len(m.slots) {
+		return fmt.Errorf("Len, Cap = %d, %d; model %d, %d", p.Len(), p.Cap(), live, len(m.slots))
+	}
+	if p.Valid(Handle[fuzzElem]{}) || p.Get(Handle[fuzzElem]{}) != nil {
+		return errors.New("the zero Handle is valid")
+	}
+	for _, h := range m.handles {
+		s := m.slots[h.Index()]
+		wantLive := s.live && s.gen == h.Generation()
+		e := p.Get(h)
+		if p.Valid(h) != wantLive || (e != nil) != wantLive {
+			return fmt.Errorf("handle %d:%d: Valid %v, Get %p; model live %v", h.Index(), h.Generation(), p.Valid(h), e, wantLive)
+		}
+		if wantLive && e.tag != s.tag {
+			return fmt.Errorf("handle %d:%d: element tag %d, model %d", h.Index(), h.Generation(), e.tag, s.tag)
+		}
+	}
+	for i, s := range m.slots {
+		if !s.live && p.elems[i] != zero {
+			return fmt.Errorf("slot %d is not live but its element is %+v", i, p.elems[i])
+		}
+	}
+	for k, r := range m.res {
+		wantLen := len(r.slots)
+		if r.released {
+			wantLen = 0
+		}
+		if r.v.Len() != wantLen {
+			return fmt.Errorf("reservation %d: Len %d, model %d", k, r.v.Len(), wantLen)
+		}
+		for j := range r.slots {
+			if r.v.Claimed(j) != (r.claimed[j] && !r.released) {
+				return fmt.Errorf("reservation %d: Claimed(%d) = %v", k, j, r.v.Claimed(j))
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,268 @@
+package pools
+
+import "unsafe"
+
+// Slot generations. A live slot's generation is odd and a free or reserved
+// slot's is even; Create and Destroy each add one. Every handle carries an
+// odd generation (HandleFromBits refuses even ones, and the zero Handle
+// fails the index bound first), so one comparison proves a handle live.
+// A slot that reaches genRetired is never reused: it is the one even value
+// no free slot holds, and stopping there keeps the last handle issued for
+// the slot (genRetired-1) stale forever, where letting the counter wrap
+// would bring back generations already handed out. A slot thus lives
+// 2^31-1 times before it retires.
+const genRetired = ^uint32(0) - 1
+
+// Pool is a fixed-budget pool of T addressed by generational handles.
+// Create takes the most recently freed slot (a LIFO free list keeps
+// recycling cache-local), Destroy zeroes the element and bumps the slot's
+// generation, so every handle to it turns stale. Create, Destroy, Get and
+// Valid are O(1); Clear is O(capacity). Besides the elements, a pool keeps
+// 28 bytes per slot (generation, free-list entry, reservation entry and
+// header), all allocated by NewPool and counted in Stats.BytesCapacity.
+//
+// A Pool belongs to one owner goroutine; it is not safe for concurrent
+// use.
+type Pool[T any] struct {
+	_ noCopy
+
+	elems []T
+	// gens holds each slot's generation (see genRetired).
+	gens []uint32
+	// free is the LIFO stack of free slot indices; its capacity is the
+	// pool's, so pushing never reallocates.
+	free []uint32
+
+	// Neither the live count nor its peak is stored: a counter bumped by
+	// both Create and Destroy adds a store-to-load dependency to every
+	// call, and the extra cost pushes Create past the inlining budget
+	// (BenchmarkPoolCompare). Live is capacity minus free, reserved and
+	// retired slots. minFree is the peak expressed in free slots against
+	// today's reserved and retired counts: PeakInUse is
+	// capacity - minFree - reserved - retired, so Create only has to keep
+	// minFree at or below the free count, and the cold paths that move the
+	// reserved or retired count shift minFree to keep the peak (rebase).
+	minFree int
+	retired int
+	created uint64
+	refused uint64
+
+	resv reservations
+	errs containerErrors
+}
+
+// NewPool returns a pool that holds at most capacity elements. A capacity
+// of 0 is legal: every Create fails. Construction makes the pool's only
+// allocations.
+func NewPool[T any](capacity int) (*Pool[T], error) {
+	if err := checkCapacity("Pool", capacity); err != nil {
+		return nil, err
+	}
+	p := &Pool[T]{
+		elems: make([]T, capacity),
+		gens:  make([]uint32, capacity),
+		free:  make([]uint32, 0, capacity),
+		resv:  newReservations(capacity),
+		errs:  newContainerErrors[T]("Pool", capacity),
+	}
+	p.resetFreeList()
+	p.minFree = len(p.free)
+	return p, nil
+}
+
+// resetFreeList puts every slot that is not retired on the free list,
+// lowest index on top, so a fresh or cleared pool hands out 0, 1, 2, ...
+func (p *Pool[T]) resetFreeList() {
+	p.free = p.free[:0]
+	for i := len(p.gens) - 1; i >= 0; i-- {
+		if p.gens[i] != genRetired {
+			p.free = append(p.free, uint32(i))
+		}
+	}
+}
+
+// Create makes a zeroed element live and returns its handle and a pointer
+// to it. The pointer is valid until the element is destroyed (Destroy or
+// Clear). When every slot is live, reserved or retired, Create returns
+// ErrBudgetExhausted and changes nothing but Stats.Refused.
+func (p *Pool[T]) Create() (Handle[T], *T, error) {
+	n := len(p.free) - 1
+	if n < 0 {
+		p.refused++
+		return Handle[T]{}, nil, p.errs.exhausted
+	}
+	i := p.free[n]
+	p.free = p.free[:n]
+	g := p.gens[i] + 1
+	p.gens[i] = g
+	if n < p.minFree {
+		p.minFree = n
+	}
+	p.created++
+	return Handle[T]{notIndex: ^i, gen: g}, &p.elems[i], nil
+}
+
+// peakInUse returns the high-water mark of Len since construction.
+func (p *Pool[T]) peakInUse() int {
+	return len(p.gens) - p.minFree - p.resv.unclaimed - p.retired
+}
+
+// rebase re-expresses peak, the high-water mark read before a cold path
+// changed the reserved or retired count, against the new counts, raising
+// it to the live count if that is higher now.
+func (p *Pool[T]) rebase(peak int) {
+	p.minFree = len(p.gens) - max(peak, p.Len()) - p.resv.unclaimed - p.retired
+}
+
+// Destroy zeroes h's element, so the garbage collector can free what it
+// referenced, bumps the slot's generation and puts the slot back on the
+// free list (or retires it if its generation is spent). A zero,
+// out-of-range or forged handle gets ErrInvalidHandle, a stale one
+// ErrStaleHandle, and nothing changes.
+func (p *Pool[T]) Destroy(h Handle[T]) error {
+	i := ^h.notIndex
+	if uint64(i) >= uint64(len(p.gens)) {
+		return p.errs.invalid
+	}
+	if p.gens[i] != h.gen {
+		return p.errs.stale
+	}
+	g := h.gen + 1
+	p.gens[i] = g
+	var zero T
+	p.elems[i] = zero
+	if g == genRetired {
+		// One more retired slot: lower minFree by one to keep the peak
+		// (see rebase; inlined here to keep Destroy inlinable).
+		p.retired++
+		p.minFree--
+		return nil
+	}
+	p.free = append(p.free, i)
+	return nil
+}
+
+// Get returns a pointer to h's element, or nil when h is not live. The
+// pointer is valid until the element is destroyed.
+func (p *Pool[T]) Get(h Handle[T]) *T {
+	i := ^h.notIndex
+	if uint64(i) < uint64(len(p.gens)) && p.gens[i] == h.gen {
+		return &p.elems[i]
+	}
+	return nil
+}
+
+// Valid reports whether h names a live element of p.
+func (p *Pool[T]) Valid(h Handle[T]) bool {
+	i := ^h.notIndex
+	return uint64(i) < uint64(len(p.gens)) && p.gens[i] == h.gen
+}
+
+// Clear destroys every live element and releases every outstanding
+// reservation: every handle and every Reservation turns stale, the
+// capacity is unchanged (retired slots stay retired) and the pool is
+// immediately reusable, handing out the lowest free index first as a new
+// pool does. It is O(capacity). Per-frame workloads belong in an Arena,
+// whose Reset is O(in use).
+func (p *Pool[T]) Clear() {
+	peak := p.peakInUse()
+	var zero T
+	for i, g := range p.gens {
+		if g&1 == 0 {
+			continue
+		}
+		p.elems[i] = zero
+		g++
+		p.gens[i] = g
+		if g == genRetired {
+			p.retired++
+		}
+	}
+	p.resv.clear()
+	p.resetFreeList()
+	p.rebase(peak)
+}
+
+// Len returns the number of live elements.
+func (p *Pool[T]) Len() int {
+	return len(p.elems) - len(p.free) - p.resv.unclaimed - p.retired
+}
+
+// Cap returns the pool's capacity, fixed at construction.
+func (p *Pool[T]) Cap() int { return len(p.elems) }
+
+// perSlotBookkeeping is the bytes a Pool keeps per slot besides the
+// element: the generation, the free-list entry, the reservation entry and
+// the reservation header (the table holds as many headers as slots, since
+// each outstanding reservation holds at least one entry).
+const perSlotBookkeeping = 4 + 4 + 4 + unsafe.Sizeof(reservationHeader{})
+
+// Stats returns a snapshot of the pool's counters.
+func (p *Pool[T]) Stats() Stats {
+	var zero T
+	size := unsafe.Sizeof(zero)
+	return Stats{
+		Capacity:      len(p.elems),
+		InUse:         p.Len(),
+		PeakInUse:     p.peakInUse(),
+		Reserved:      p.resv.unclaimed,
+		Retired:       p.retired,
+		TotalCreated:  p.created,
+		Refused:       p.refused,
+		BytesCapacity: uintptr(len(p.elems)) * (size + perSlotBookkeeping),
+		BytesInUse:    uintptr(p.Len()) * size,
+	}
+}
+
+// Handle names one element of a Pool[T]: a 32-bit slot index and the
+// 32-bit generation the slot had when the element was created. A handle is
+// valid while its element lives; after Destroy or Clear it is stale for
+// good. The zero Handle is never valid: generation 0 is never issued.
+//
+// A Handle is a plain value, safe to copy and to pass between goroutines;
+// only the pool's owner goroutine may resolve it. It is meaningful only in
+// the pool that issued it, and the type parameter makes a Handle[A] and a
+// Handle[B] different types: neither assignment nor conversion compiles.
+type Handle[T any] struct {
+	// The zero-length array of *T makes the struct's underlying type
+	// depend on T, so Handle[B](Handle[A]{}) is a compile error too; it is
+	// first because a trailing zero-size field would add padding.
+	_ [0]*T
+	// notIndex is the slot index inverted, so the zero Handle names slot
+	// 0xFFFFFFFF, beyond MaxCapacity: the bound check every lookup makes
+	// anyway rejects it, and no lookup needs a separate zero test.
+	notIndex uint32
+	gen      uint32
+}
+
+// newHandle returns the handle for slot i at generation gen.
+func newHandle[T any](i, gen uint32) Handle[T] { return Handle[T]{notIndex: ^i, gen: gen} }
+
+// Index returns the handle's slot index (0xFFFFFFFF for the zero Handle).
+func (h Handle[T]) Index() uint32 { return ^h.notIndex }
+
+// Generation returns the slot generation the handle was issued with; it is
+// odd for every handle a pool issues and 0 for the zero Handle.
+func (h Handle[T]) Generation() uint32 { return h.gen }
+
+// IsZero reports whether h is the zero Handle, which means "none".
+func (h Handle[T]) IsZero() bool { return h.notIndex == 0 && h.gen == 0 }
+
+// Bits packs the handle into an opaque uint64 for queues that carry one (a
+// deferred release, a replay record); the zero Handle packs to 0.
+// HandleFromBits reverses it.
+func (h Handle[T]) Bits() uint64 { return uint64(h.gen)<<32 | uint64(h.notIndex) }
+
+// HandleFromBits rebuilds a handle packed by Handle.Bits. Bits that no
+// pool could have issued (an even generation) give the zero Handle; other
+// bits give a handle that pools reject with ErrInvalidHandle or
+// ErrStaleHandle unless it names a live element.
+func HandleFromBits[T any](bits uint64) Handle[T] {
+	gen := uint32(bits >> 32)
+	if gen&1 == 0 {
+		// Only odd generations are ever issued; lookups rely on never
+		// seeing an even one besides the zero Handle's.
+		return Handle[T]{}
+	}
+	return Handle[T]{notIndex: uint32(bits), gen: gen}
+}
