@@ -18,7 +18,7 @@ import (
 type mixer struct {
 	dev     Format
 	block   int
-	fade    float32 // fade-out step per frame
+	fade    int // fade-out length in frames
 	q       *queue
 	slots   *slotTable
 	barrier *lifetime.Barrier
@@ -27,8 +27,8 @@ type mixer struct {
 	// Owned by the barrier holder.
 	voices     []voice
 	active     []uint32 // playing slots in start order: the mix order
-	mix        []float32
-	src        []float32 // converted source frames of the voice being mixed
+	mix        []frame
+	scratch    []frame // a ramping voice's block at unity gain
 	formatGain [NumFormats]float32
 	master     float32
 	masterCur  float32
@@ -60,15 +60,14 @@ type mixer struct {
 
 func newMixer(dev Format, block, fadeFrames int, q *queue, slots *slotTable, b *lifetime.Barrier, clock func() int64) *mixer {
 	m := &mixer{
-		dev: dev, block: block, fade: 1 / float32(fadeFrames),
+		dev: dev, block: block, fade: fadeFrames,
 		q: q, slots: slots, barrier: b, clock: clock,
-		voices: make([]voice, len(slots.states)),
-		active: make([]uint32, 0, len(slots.states)),
-		mix:    make([]float32, 2*block),
-		// The most source frames a block reads: 48 kHz into 22.05 kHz.
-		src:    make([]float32, 2*(block*48000/22050+4)),
-		out:    make([]byte, block*dev.FrameBytes()),
-		master: 1, masterCur: 1,
+		voices:  make([]voice, len(slots.states)),
+		active:  make([]uint32, 0, len(slots.states)),
+		mix:     make([]frame, block),
+		scratch: make([]frame, block),
+		out:     make([]byte, block*dev.FrameBytes()),
+		master:  1, masterCur: 1,
 	}
 	m.outPos = len(m.out) // nothing rendered yet
 	for i := range m.formatGain {
@@ -121,9 +120,8 @@ func (m *mixer) renderBlock() {
 	clear(m.mix)
 	for _, s := range m.active {
 		v := &m.voices[s]
-		tl, tr := panGains(v.pan, v.mono)
 		g := v.volume * m.formatGain[v.pool.fi]
-		v.render(m.mix, m.src, tl*g, tr*g, m.fade)
+		v.render(m.mix, m.scratch, v.panL*g, v.panR*g)
 	}
 	m.encode()
 	m.reap()
@@ -139,7 +137,7 @@ func (m *mixer) renderBlock() {
 
 func (m *mixer) startFade(v *voice) {
 	if !v.fading {
-		v.fading, v.fade = true, 1
+		v.fading, v.fadeLeft = true, m.fade
 	}
 }
 
@@ -148,10 +146,20 @@ func (m *mixer) startFade(v *voice) {
 func (m *mixer) encode() {
 	g, dg := m.masterCur, (m.master-m.masterCur)/float32(m.block)
 	m.masterCur = m.master
+	if m.dev.Channels == 2 && m.dev.Encoding == EncodingFloat32LE {
+		// The default device format, without a per-sample switch.
+		out := m.out[:8*len(m.mix)]
+		for i, f := range m.mix {
+			g += dg
+			binary.LittleEndian.PutUint64(out[8*i:], uint64(math.Float32bits(softClip(f[0]*g)))|
+				uint64(math.Float32bits(softClip(f[1]*g)))<<32)
+		}
+		return
+	}
 	fb := m.dev.FrameBytes()
-	for i := 0; i < m.block; i++ {
+	for i, f := range m.mix {
 		g += dg
-		l, r := softClip(m.mix[2*i]*g), softClip(m.mix[2*i+1]*g)
+		l, r := softClip(f[0]*g), softClip(f[1]*g)
 		o := m.out[i*fb:]
 		if m.dev.Channels == 1 {
 			putSample(o, m.dev.Encoding, (l+r)*0.5)
@@ -197,6 +205,7 @@ func (m *mixer) drain() {
 		case cmdPan:
 			if v := m.voiceFor(&c); v != nil {
 				v.pan = c.pan
+				v.panL, v.panR = panGains(v.pan, v.mono)
 			}
 		case cmdMaster:
 			m.master = c.value
@@ -255,9 +264,9 @@ func (m *mixer) play(c *command) {
 	if v.loop {
 		v.end = cs.loopEnd
 	}
-	v.gainL, v.gainR = panGains(v.pan, v.mono)
+	v.panL, v.panR = panGains(v.pan, v.mono)
 	g := v.volume * m.formatGain[v.pool.fi]
-	v.gainL, v.gainR = v.gainL*g, v.gainR*g
+	v.gainL, v.gainR = v.panL*g, v.panR*g
 	m.order++
 	bank.readers.Add(1)
 	m.slots.states[c.slot].bank.Store(bank)
@@ -333,4 +342,26 @@ func (m *mixer) stopNow() {
 		m.voices[s].ended = true
 	}
 	m.reap()
+}
+
+// softClip limits x to (-1, 1) without a hard corner: below the knee the
+// signal passes unchanged; above it, it bends smoothly towards full scale
+// (continuous value and slope at the knee). Pure float32 arithmetic keeps
+// it deterministic.
+func softClip(x float32) float32 {
+	const knee = 0.75
+	const room = 1 - knee
+	a := x
+	if a < 0 {
+		a = -a
+	}
+	if a <= knee {
+		return x
+	}
+	t := (a - knee) / room
+	y := knee + room*t/(1+t)
+	if x < 0 {
+		return -y
+	}
+	return y
 }

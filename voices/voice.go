@@ -1,9 +1,6 @@
 package voices
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "math"
 
 // sourceKind selects a voice's decoder; fixed per pool, so starting a
 // voice configures nothing.
@@ -27,8 +24,16 @@ func kindOf(f Format) sourceKind {
 	return k
 }
 
+// kindFrameBytes is the size of one source frame of each kind.
+var kindFrameBytes = [...]int{kindS16Mono: 2, kindS16Stereo: 4, kindF32Mono: 4, kindF32Stereo: 8}
+
 // fracOne is 1.0 in the 32.32 fixed-point source position.
 const fracOne = 1 << 32
+
+// frame is one stereo frame of the mix bus. Typing the bus as frames
+// rather than interleaved floats lets the inner loops index both channels
+// without bounds checks.
+type frame [2]float32
 
 // voice is one playing sound. Its converter (kind) and resampler step are
 // set when the pool is built; Play fills in the clip and settings. A voice
@@ -42,154 +47,171 @@ type voice struct {
 	mono bool
 
 	// Set by Play.
-	gen       uint32
-	clip      *clipState
-	data      []byte // the caller's PCM: valid until the voice ends
-	end       int    // frame where the voice loops or stops
-	loopStart int
-	loop      bool
-	pos       uint64 // 32.32 fixed point, in source frames
-	volume    float32
-	pan       float32
-	priority  int16
-	protected bool
-	order     uint64 // start order, for "steal the oldest"
-	counted   bool   // counted against the caps (false once stolen)
+	gen        uint32
+	clip       *clipState
+	data       []byte // the caller's PCM: valid until the voice ends
+	end        int    // frame where the voice loops or stops
+	loopStart  int
+	loop       bool
+	pos        uint64 // 32.32 fixed point, in source frames
+	volume     float32
+	pan        float32
+	panL, panR float32 // panGains(pan, mono), kept so a block computes no trig
+	priority   int16
+	protected  bool
+	order      uint64 // start order, for "steal the oldest"
+	counted    bool   // counted against the caps (false once stolen)
 
 	gainL, gainR float32 // gains applied at the end of the last block
 	fading       bool
-	fade         float32 // fade-out gain, 1 → 0
+	fadeLeft     int // frames until a fading voice's gain reaches zero
 	ended        bool
 }
 
-// decode converts count source frames, starting at frame idx and
-// following the loop (or reading silence past the end of a one-shot
-// clip), into dst as stereo float32. The per-encoding loops are kept
-// separate and tight, with the switch outside them: measured by
-// BenchmarkMix32, converting a run of frames first and resampling from the
-// floats is about three times as fast as decoding frame by frame inside
-// the resampler.
-func (v *voice) decode(dst []float32, idx, count int) {
-	k := 0
-	for k < count {
-		if idx >= v.end {
-			if !v.loop {
-				clear(dst[2*k : 2*count])
-				return
-			}
-			idx = v.loopStart
-		}
-		run := min(count-k, v.end-idx)
-		out := dst[2*k : 2*(k+run)]
-		switch v.kind {
-		case kindS16Mono:
-			src := v.data[2*idx : 2*(idx+run)]
-			for i := 0; i < run; i++ {
-				s := float32(int16(binary.LittleEndian.Uint16(src[2*i:]))) * (1.0 / 32768)
-				out[2*i], out[2*i+1] = s, s
-			}
-		case kindS16Stereo:
-			src := v.data[4*idx : 4*(idx+run)]
-			for i := 0; i < 2*run; i++ {
-				out[i] = float32(int16(binary.LittleEndian.Uint16(src[2*i:]))) * (1.0 / 32768)
-			}
-		case kindF32Mono:
-			src := v.data[4*idx : 4*(idx+run)]
-			for i := 0; i < run; i++ {
-				s := sanitize(math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:])))
-				out[2*i], out[2*i+1] = s, s
-			}
-		default:
-			src := v.data[8*idx : 8*(idx+run)]
-			for i := 0; i < 2*run; i++ {
-				out[i] = sanitize(math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:])))
-			}
-		}
-		k += run
-		idx += run
-	}
-}
-
-// sanitize clamps float samples and reads NaN as silence, so hostile PCM
-// cannot poison the mix.
-func sanitize(s float32) float32 {
-	switch {
-	case s != s:
-		return 0
-	case s > 1:
-		return 1
-	case s < -1:
-		return -1
-	}
-	return s
-}
-
-// srcFrames returns how many source frames, from the current one, n
-// device frames read (the last one interpolates towards one more).
-func (v *voice) srcFrames(n int) int {
-	return int((v.pos&(fracOne-1)+uint64(n-1)*v.step)>>32) + 2
-}
+// ramp is a voice's gain across one block: before each frame, l and r
+// step by dl and dr.
+type ramp struct{ l, r, dl, dr float32 }
 
 // pull converts and resamples the next len(dst)/2 device frames into dst
 // (stereo, interleaved) at unity gain; past the end of a one-shot clip
-// dst is silent. It is render without the mix, for tests and tools.
+// dst is silent. It is render without the mix, for tests and tools, and
+// allocates its scratch bus.
 func (v *voice) pull(dst []float32) {
-	clear(dst)
+	bus := make([]frame, len(dst)/2)
 	v.gainL, v.gainR = 1, 1
-	v.render(dst, make([]float32, 2*v.srcFrames(len(dst)/2)), 1, 1, 0)
+	v.render(bus, nil, 1, 1)
+	for i, f := range bus {
+		dst[2*i], dst[2*i+1] = f[0], f[1]
+	}
 }
 
-// render adds this voice's next len(mix)/2 device frames into mix, using
-// src (at least 2*srcFrames floats) as scratch. It converts the source
-// frames the block needs, then resamples them by linear interpolation;
-// the position is carried across calls, so block edges are seamless. The
-// gains ramp from the last block's to (tl, tr) across the block so volume
-// and pan changes never step, and a fading voice loses fadeStep of gain
-// per frame. A voice that reaches the end of a one-shot clip, or the end
-// of its fade, is marked ended.
-func (v *voice) render(mix, src []float32, tl, tr, fadeStep float32) {
-	n := len(mix) / 2
-	idx := int(v.pos >> 32)
-	v.decode(src, idx, v.srcFrames(n))
-	valid := n
-	if !v.loop {
-		// Device frames whose source frame is still inside the clip.
-		left := uint64(v.end)<<32 - v.pos
-		if c := int((left + v.step - 1) / v.step); c < n {
-			valid = c
+// render adds this voice's next len(mix) device frames into mix,
+// converting and resampling (linear interpolation) straight from the
+// caller's PCM. The position is carried across calls, so block edges are
+// seamless. The gains ramp from the last block's to (tl, tr) across the
+// block so volume and pan changes never step; a fading voice instead
+// ramps to silence over fadeLeft frames. A voice that reaches the end of
+// a one-shot clip, or the end of its fade, is marked ended.
+//
+// A steady gain goes straight into the inner loops. A ramping one (a
+// block with a volume or pan change, or a fade) renders at unity gain
+// into scratch, which must be as long as mix (nil is fine for a steady
+// gain), and is ramped into mix in a second pass. A ramp lasts one block,
+// so the inner loops need not carry it: they stay simpler and, at the
+// steady gains of BenchmarkMix32, a little faster.
+func (v *voice) render(mix, scratch []frame, tl, tr float32) {
+	n := len(mix)
+	g := ramp{l: v.gainL, r: v.gainR}
+	if v.fading {
+		// Frame i (from 1) plays at (fadeLeft-i)/fadeLeft of the gain; the
+		// frame that would play at zero ends the voice instead.
+		left := float32(v.fadeLeft)
+		g.dl, g.dr = -g.l/left, -g.r/left
+		if v.fadeLeft-1 <= n {
+			n = v.fadeLeft - 1
 			v.ended = true
 		}
+		v.fadeLeft -= n
+		tl, tr = g.l*float32(v.fadeLeft)/left, g.r*float32(v.fadeLeft)/left
+	} else if tl != g.l || tr != g.r {
+		g.dl, g.dr = (tl-g.l)/float32(n), (tr-g.r)/float32(n)
 	}
-	gl, gr := v.gainL, v.gainR
-	dl, dr := (tl-gl)/float32(n), (tr-gr)/float32(n)
 	v.gainL, v.gainR = tl, tr
-	fade, fs := float32(1), float32(0)
-	if v.fading {
-		fade, fs = v.fade, fadeStep
-	}
-	p, step := v.pos&(fracOne-1), v.step
-	for i := 0; i < valid; i++ {
-		k := int(p>>32) * 2
-		t := float32(uint32(p)) * (1.0 / fracOne)
-		gl += dl
-		gr += dr
-		fade -= fs
-		if fade <= 0 {
-			v.fade, v.ended = 0, true
-			return
+	if g.dl == 0 && g.dr == 0 {
+		v.renderFrames(mix[:n], g.l, g.r)
+	} else {
+		s := scratch[:n]
+		clear(s)
+		v.renderFrames(s, 1, 1)
+		for i, f := range s {
+			g.l += g.dl
+			g.r += g.dr
+			mix[i][0] += f[0] * g.l
+			mix[i][1] += f[1] * g.r
 		}
-		l0, r0 := src[k], src[k+1]
-		mix[2*i] += (l0 + (src[k+2]-l0)*t) * gl * fade
-		mix[2*i+1] += (r0 + (src[k+3]-r0)*t) * gr * fade
-		p += step
 	}
-	v.fade = fade
-	v.pos += uint64(valid) * step
-	if v.loop {
-		loopLen := uint64(v.end-v.loopStart) << 32
-		for v.pos>>32 >= uint64(v.end) {
-			v.pos -= loopLen
+	if !v.loop && int(v.pos>>32) >= v.end {
+		v.ended = true
+	}
+}
+
+// renderFrames mixes len(mix) frames at gains (gl, gr). It splits them
+// into runs whose source frames lie wholly inside the clip, each mixed by
+// one specialised loop (kernels.go), and the rare frame that interpolates
+// across the loop seam or past the end, which goes through decode.
+func (v *voice) renderFrames(mix []frame, gl, gr float32) {
+	unity := v.step == fracOne // the position then never has a fraction
+	lim := v.end - 1           // the last frame a resampled run may start at
+	if unity {
+		lim = v.end
+	}
+	for i := 0; i < len(mix); {
+		k := int(v.pos >> 32)
+		if k >= v.end {
+			if !v.loop {
+				v.ended = true
+				return
+			}
+			v.pos -= uint64(v.end-v.loopStart) << 32
+			continue
 		}
+		if k >= lim {
+			v.edge(&mix[i], k, gl, gr)
+			v.pos += v.step
+			i++
+			continue
+		}
+		var c int
+		if unity {
+			c = min(len(mix)-i, v.end-k)
+		} else {
+			c = min(len(mix)-i, int((uint64(lim)<<32-v.pos+v.step-1)/v.step))
+		}
+		v.mixRun(mix[i:i+c], k, gl, gr)
+		v.pos += uint64(c) * v.step
+		i += c
+	}
+}
+
+// edge mixes one frame whose interpolation reads frame k and the frame
+// after it, which is across the loop seam or past the end (silence).
+func (v *voice) edge(out *frame, k int, gl, gr float32) {
+	var s [4]float32
+	v.decode(s[:], k, 2)
+	t := frac(v.pos)
+	out[0] += (s[0] + (s[2]-s[0])*t) * gl
+	out[1] += (s[1] + (s[3]-s[1])*t) * gr
+}
+
+// mixRun dispatches a run starting at source frame k, whose every source
+// frame (and, resampling, the next one) lies inside the clip, to the
+// inner loop for the voice's encoding, channels and rate.
+func (v *voice) mixRun(mix []frame, k int, gl, gr float32) {
+	fb := kindFrameBytes[v.kind]
+	src := v.data[k*fb : v.end*fb]
+	if v.step == fracOne {
+		switch v.kind {
+		case kindS16Mono:
+			mixS16Mono(mix, src, gl, gr)
+		case kindS16Stereo:
+			mixS16Stereo(mix, src, gl, gr)
+		case kindF32Mono:
+			mixF32Mono(mix, src, gl, gr)
+		default:
+			mixF32Stereo(mix, src, gl, gr)
+		}
+		return
+	}
+	p := v.pos & (fracOne - 1)
+	switch v.kind {
+	case kindS16Mono:
+		resampleS16Mono(mix, src, p, v.step, gl, gr)
+	case kindS16Stereo:
+		resampleS16Stereo(mix, src, p, v.step, gl, gr)
+	case kindF32Mono:
+		resampleF32Mono(mix, src, p, v.step, gl, gr)
+	default:
+		resampleF32Stereo(mix, src, p, v.step, gl, gr)
 	}
 }
 
@@ -208,26 +230,4 @@ func panGains(pan float32, mono bool) (float32, float32) {
 		r = 1 + pan
 	}
 	return l, r
-}
-
-// softClip limits x to (-1, 1) without a hard corner: below the knee the
-// signal passes unchanged; above it, it bends smoothly towards full scale
-// (continuous value and slope at the knee). Pure float32 arithmetic keeps
-// it deterministic.
-func softClip(x float32) float32 {
-	const knee = 0.75
-	const room = 1 - knee
-	a := x
-	if a < 0 {
-		a = -a
-	}
-	if a <= knee {
-		return x
-	}
-	t := (a - knee) / room
-	y := knee + room*t/(1+t)
-	if x < 0 {
-		return -y
-	}
-	return y
 }
