@@ -3,6 +3,7 @@ package pools
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // This file holds a plain reference model of Pool[T], written for
@@ -205,7 +206,7 @@ func (m *poolModel) release(r *modelReservation) error {
 func (m *poolModel) age(p *Pool[fuzzElem]) {
 	for _, i := range m.free {
 		m.slots[i].gen = genRetired - 2
-		p.gens[i] = genRetired - 2
+		p.slots[i].gen = genRetired - 2
 	}
 }
 
@@ -231,6 +232,9 @@ func (m *poolModel) check(p *Pool[fuzzElem]) error {
 	}
 	if p.Len() != live || p.Cap() != len(m.slots) {
 		return fmt.Errorf("Len, Cap = %d, %d; model %d, %d", p.Len(), p.Cap(), live, len(m.slots))
+	}
+	if got := freeList(p); len(got) != len(m.free) || !slices.EqualFunc(got, m.free, func(g uint32, w int) bool { return int(g) == w }) {
+		return fmt.Errorf("free list %v, model %v", got, m.free)
 	}
 	if p.Valid(Handle[fuzzElem]{}) || p.Get(Handle[fuzzElem]{}) != nil {
 		return errors.New("the zero Handle is valid")

@@ -2,8 +2,10 @@ package pools
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -133,16 +135,14 @@ func TestPoolDestroyErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			before := p.Stats()
-			gens := append([]uint32(nil), p.gens...)
-			free := append([]uint32(nil), p.free...)
+			slots, head := slices.Clone(p.slots), p.head
 			if err := p.Destroy(c.h); !errors.Is(err, c.want) {
 				t.Fatalf("Destroy = %v, want %v", err, c.want)
 			}
 			if p.Valid(c.h) || p.Get(c.h) != nil {
 				t.Fatal("a rejected handle is valid")
 			}
-			if p.Stats() != before || string(u32bytes(gens)) != string(u32bytes(p.gens)) ||
-				string(u32bytes(free)) != string(u32bytes(p.free)) {
+			if p.Stats() != before || !slices.Equal(slots, p.slots) || head != p.head {
 				t.Fatal("a rejected Destroy changed the pool")
 			}
 			if !p.Valid(live) {
@@ -150,14 +150,6 @@ func TestPoolDestroyErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-func u32bytes(s []uint32) []byte {
-	b := make([]byte, 0, 4*len(s))
-	for _, v := range s {
-		b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
-	}
-	return b
 }
 
 func TestPoolDestroyTwice(t *testing.T) {
@@ -170,8 +162,8 @@ func TestPoolDestroyTwice(t *testing.T) {
 	if !errors.Is(err, ErrStaleHandle) || !strings.Contains(err.Error(), "Pool[int]") {
 		t.Fatalf("second Destroy = %v, want ErrStaleHandle naming Pool[int]", err)
 	}
-	if p.Len() != 0 || len(p.free) != 1 {
-		t.Fatalf("double destroy changed the pool: len %d, free %v", p.Len(), p.free)
+	if p.Len() != 0 || len(freeList(p)) != 1 {
+		t.Fatalf("double destroy changed the pool: len %d, free %v", p.Len(), freeList(p))
 	}
 }
 
@@ -304,9 +296,23 @@ func TestHandleTypesDoNotMix(t *testing.T) {
 // ageFreeSlots moves every free slot of p to generation gen (even): the
 // test hook that puts the wrap path seconds away instead of 2^31 reuses.
 func ageFreeSlots[T any](p *Pool[T], gen uint32) {
-	for _, i := range p.free {
-		p.gens[i] = gen
+	for _, i := range freeList(p) {
+		p.slots[i].gen = gen
 	}
+}
+
+// freeList returns p's free list as a stack, the top last, checking that
+// it is as long as the free count says.
+func freeList[T any](p *Pool[T]) []uint32 {
+	var top []uint32
+	for i := p.head; i != noSlot && len(top) <= len(p.slots); i = p.slots[i].next {
+		top = append(top, i)
+	}
+	if len(top) != p.freeCount() {
+		panic(fmt.Sprintf("free list %v holds %d slots; the free count is %d", top, len(top), p.freeCount()))
+	}
+	slices.Reverse(top)
+	return top
 }
 
 func TestPoolRetiresSlotBeforeGenerationWraps(t *testing.T) {
@@ -349,8 +355,8 @@ func TestPoolRetiresSlotBeforeGenerationWraps(t *testing.T) {
 	}
 	// Clear keeps the retired slot out of the free list.
 	p.Clear()
-	if s := p.Stats(); s.Retired != 1 || len(p.free) != 1 {
-		t.Fatalf("after Clear: %+v, free %v", s, p.free)
+	if s := p.Stats(); s.Retired != 1 || len(freeList(p)) != 1 {
+		t.Fatalf("after Clear: %+v, free %v", s, freeList(p))
 	}
 }
 
@@ -389,7 +395,7 @@ func TestPoolRetireViaReservationClaim(t *testing.T) {
 	if err := p.Destroy(h); err != nil {
 		t.Fatal(err)
 	}
-	if s := p.Stats(); s.Retired != 1 || s.PeakInUse != 1 || s.InUse != 0 || len(p.free) != 1 {
-		t.Fatalf("Stats = %+v, free %v", s, p.free)
+	if s := p.Stats(); s.Retired != 1 || s.PeakInUse != 1 || s.InUse != 0 || len(freeList(p)) != 1 {
+		t.Fatalf("Stats = %+v, free %v", s, freeList(p))
 	}
 }

@@ -91,27 +91,25 @@ func (p *Pool[T]) Reserve(n int) (Reservation[T], error) {
 	switch {
 	case n < 1:
 		return Reservation[T]{}, p.errs.count
-	case n > len(p.free):
+	case n > p.freeCount():
 		p.refused++
 		return Reservation[T]{}, p.errs.exhausted
 	case n > cap(r.entries)-len(r.entries):
 		p.refused++
 		return Reservation[T]{}, p.errs.tableExhausted
 	}
-	peak := p.peakInUse()
 	id := r.newHeader()
 	h := &r.headers[id]
 	h.gen++
 	h.start = uint32(len(r.entries))
 	h.n = uint32(n)
 	// Position 0 gets the slot Create would have returned first.
-	top := len(p.free)
-	for j := 1; j <= n; j++ {
-		r.entries = append(r.entries, p.free[top-j])
+	for range n {
+		i := p.head
+		r.entries = append(r.entries, i)
+		p.head = p.slots[i].next
 	}
-	p.free = p.free[:top-n]
 	r.unclaimed += n
-	p.rebase(peak)
 	return Reservation[T]{p: p, gen: h.gen, id: id}, nil
 }
 
@@ -156,15 +154,15 @@ func (v Reservation[T]) Claim(i int) (Handle[T], *T, error) {
 	if *e&claimedBit != 0 {
 		return Handle[T]{}, nil, p.errs.claimed
 	}
-	peak := p.peakInUse()
-	slot := *e
-	*e = slot | claimedBit
+	idx := *e
+	*e = idx | claimedBit
 	p.resv.unclaimed--
-	g := p.gens[slot] + 1
-	p.gens[slot] = g
+	s := &p.slots[idx]
+	s.gen++
+	p.live++
+	p.peak = max(p.peak, p.live)
 	p.created++
-	p.rebase(peak)
-	return newHandle[T](slot, g), &p.elems[slot], nil
+	return newHandle[T](idx, s.gen), &p.elems[idx], nil
 }
 
 // Claimed reports whether position i has been claimed. It is false for a
@@ -189,11 +187,10 @@ func (v Reservation[T]) Release() error {
 	}
 	p := v.p
 	r := &p.resv
-	peak := p.peakInUse()
 	start, n := int(h.start), int(h.n)
 	for j := start + n - 1; j >= start; j-- {
 		if e := r.entries[j]; e&claimedBit == 0 {
-			p.free = append(p.free, e)
+			p.push(e)
 			r.unclaimed--
 		}
 	}
@@ -210,6 +207,5 @@ func (v Reservation[T]) Release() error {
 	h.gen++
 	h.start = r.freeHead
 	r.freeHead = v.id
-	p.rebase(peak)
 	return nil
 }

@@ -9,13 +9,13 @@ import (
 func TestReserveAllOrNothing(t *testing.T) {
 	p := mustPool[int](t, 4)
 	p.Create()
-	before := slices.Clone(p.free)
+	before := freeList(p)
 	for _, n := range []int{4, 5, 1 << 30} {
 		r, err := p.Reserve(n)
 		if !errors.Is(err, ErrBudgetExhausted) || r != (Reservation[int]{}) {
 			t.Fatalf("Reserve(%d) with 3 free = %v, %v", n, r, err)
 		}
-		if !slices.Equal(p.free, before) || p.Stats().Reserved != 0 {
+		if !slices.Equal(freeList(p), before) || p.Stats().Reserved != 0 {
 			t.Fatalf("refused Reserve(%d) changed the pool", n)
 		}
 	}
@@ -116,13 +116,13 @@ func TestReservationReleaseRestoresFreeOrder(t *testing.T) {
 	a, _, _ := p.Create()
 	p.Create()
 	p.Destroy(a)
-	before := slices.Clone(p.free)
+	before := freeList(p)
 	r, _ := p.Reserve(4)
 	if err := r.Release(); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(p.free, before) {
-		t.Fatalf("free list %v after Reserve+Release, want %v", p.free, before)
+	if !slices.Equal(freeList(p), before) {
+		t.Fatalf("free list %v after Reserve+Release, want %v", freeList(p), before)
 	}
 	// Position 0 is the slot Create would have returned first.
 	r, _ = p.Reserve(2)
