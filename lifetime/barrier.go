@@ -30,8 +30,10 @@ import (
 // by SetOwner when ownership moves to another goroutine.
 //
 // Enter and Exit belong to the owner goroutine; Wait, Seize and Unseize may
-// be called from any goroutine, one requester at a time per Seize. Nothing
-// allocates.
+// be called from any goroutine, one requester at a time per Seize. The
+// round trip (Request, Enter, Exit, Wait or WaitEpoch, Seize, Unseize)
+// allocates nothing; recording the owner (its first Enter, SetOwner) and
+// building a timeout error do, once each.
 type Barrier struct {
 	// state holds stateBusy when the owner is inside a pass and
 	// stateSeized when a requester has locked it out.
@@ -124,7 +126,9 @@ func (b *Barrier) WaitEpoch(epoch uint64, timeout time.Duration) error {
 
 // Seize locks the owner out once it is outside a pass, waiting up to
 // timeout for it to leave one. While seized the caller has exclusive
-// access to the state the barrier protects; it must call Unseize.
+// access to the state the barrier protects; it must call Unseize. On
+// timeout it returns ErrBarrierBusy, saying whether the owner stayed
+// inside its pass or another requester holds the Seize.
 func (b *Barrier) Seize(timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for spin := 0; !b.state.CompareAndSwap(stateIdle, stateSeized); spin++ {
@@ -132,7 +136,12 @@ func (b *Barrier) Seize(timeout time.Duration) error {
 			if b.onOwner() {
 				return fmt.Errorf("%w: %w: Seize", ErrBarrierBusy, ErrBarrierOwner)
 			}
-			return fmt.Errorf("%w after %v", ErrBarrierBusy, timeout)
+			if b.state.Load() == stateSeized {
+				// Not the owner's fault: Seize admits one holder at a
+				// time, and another requester kept it.
+				return fmt.Errorf("%w: another requester held it seized for %v", ErrBarrierBusy, timeout)
+			}
+			return fmt.Errorf("%w: the owner goroutine stayed inside its pass for %v", ErrBarrierBusy, timeout)
 		}
 		backoff(spin)
 	}
@@ -185,7 +194,8 @@ func goid() uint64 {
 	return id
 }
 
-// BarrierStats is a snapshot of a Barrier's counters.
+// BarrierStats is a snapshot of a Barrier's counters: a plain value, safe
+// to copy and to hand to any goroutine.
 type BarrierStats struct {
 	Passes  uint64 // owner passes completed
 	Skipped uint64 // owner passes skipped while seized

@@ -91,8 +91,8 @@ func TestBarrierSeizeBusyWhileOwnerInsidePass(t *testing.T) {
 	}()
 	<-inside
 	err := b.Seize(20 * time.Millisecond)
-	if !errors.Is(err, ErrBarrierBusy) {
-		t.Fatalf("Seize while the owner is stuck in a pass = %v, want ErrBarrierBusy", err)
+	if !errors.Is(err, ErrBarrierBusy) || !strings.Contains(err.Error(), "owner goroutine stayed inside its pass") {
+		t.Fatalf("Seize while the owner is stuck in a pass = %v, want ErrBarrierBusy blaming the owner", err)
 	}
 	close(leave)
 	<-done
@@ -256,4 +256,89 @@ func TestBarrierHammer(t *testing.T) {
 		t.Fatalf("stats %+v, want target %d and seen <= target", st, requesters*rounds)
 	}
 	t.Logf("%d waits; owner passes %d, skipped while seized %d", requesters*rounds, st.Passes, st.Skipped)
+}
+
+// TestBarrierErrors is the table of the barrier's error paths: each names
+// what went wrong (stalled owner, owner stuck in its pass, another holder,
+// a wait on the owner goroutine itself) and leaves the barrier usable.
+func TestBarrierErrors(t *testing.T) {
+	const short = 10 * time.Millisecond
+	tests := []struct {
+		name string
+		// do sets the barrier up and makes the failing call; cleanup
+		// undoes the setup so the barrier can be checked afterwards.
+		do      func(b *Barrier) (cleanup func(), err error)
+		is, not error
+		want    string
+	}{
+		{"wait on a stalled owner", func(b *Barrier) (func(), error) {
+			return func() {}, b.Wait(short)
+		}, ErrBarrierTimeout, ErrBarrierOwner, "epoch 1 not reached"},
+		{"seize while the owner is in its pass", func(b *Barrier) (func(), error) {
+			release := ownerInsidePass(b)
+			return release, b.Seize(short)
+		}, ErrBarrierBusy, ErrBarrierOwner, "stayed inside its pass"},
+		{"seize held by another requester", func(b *Barrier) (func(), error) {
+			if err := b.Seize(time.Second); err != nil {
+				return func() {}, err
+			}
+			errc := make(chan error)
+			go func() { errc <- b.Seize(short) }()
+			return b.Unseize, <-errc
+		}, ErrBarrierBusy, ErrBarrierOwner, "another requester"},
+		{"wait on the owner goroutine", func(b *Barrier) (func(), error) {
+			b.SetOwner()
+			return func() {}, b.Wait(short)
+		}, ErrBarrierOwner, nil, "can never be reached while its owner waits"},
+		{"seize on the owner goroutine inside its pass", func(b *Barrier) (func(), error) {
+			if !b.Enter() {
+				return func() {}, errors.New("Enter refused")
+			}
+			return b.Exit, b.Seize(short)
+		}, ErrBarrierOwner, nil, "Seize"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b Barrier
+			cleanup, err := tt.do(&b)
+			cleanup()
+			if !errors.Is(err, tt.is) || (tt.not != nil && errors.Is(err, tt.not)) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want %v (and not %v) mentioning %q", err, tt.is, tt.not, tt.want)
+			}
+			// Nothing is lost: an owner pass from another goroutine still
+			// honours a new request.
+			epoch := b.Request()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				b.SetOwner()
+				for !b.Reached(epoch) {
+					if b.Enter() {
+						b.Exit()
+					}
+					time.Sleep(50 * time.Microsecond)
+				}
+			}()
+			if err := b.WaitEpoch(epoch, 5*time.Second); err != nil {
+				t.Fatalf("barrier unusable after the error: %v", err)
+			}
+			<-done
+		})
+	}
+}
+
+// ownerInsidePass starts an owner goroutine that enters a pass and stays
+// in it until the returned function is called.
+func ownerInsidePass(b *Barrier) (release func()) {
+	inside, leave, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		if b.Enter() {
+			close(inside)
+			<-leave
+			b.Exit()
+		}
+	}()
+	<-inside
+	return func() { close(leave); <-done }
 }

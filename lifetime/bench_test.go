@@ -176,6 +176,7 @@ func BenchmarkGuardViolationSites(b *testing.B) {
 	}
 	g.BeginFrame()
 	g.EndFrame()
+	b.ReportAllocs()
 	for b.Loop() {
 		g.BeginFrame()
 		AllocPoke()

@@ -36,7 +36,8 @@ type Deferred struct {
 	closed bool
 }
 
-// DeferredStats is a snapshot of a Deferred queue's counters.
+// DeferredStats is a snapshot of a Deferred queue's counters: a plain value
+// the owner goroutine may hand to any other goroutine.
 type DeferredStats struct {
 	Capacity int
 	Pending  int

@@ -61,7 +61,8 @@
 //
 // A Frames lives from NewFrames until Close; call Drain first, since Close
 // waits for nothing, and every later error-returning call fails with
-// ErrClosed. A resource referenced by frame N stays alive until frame N
+// ErrClosed, while Poll stops querying the closed fences and leaves
+// Completed where it was, so nothing is released on their account. A resource referenced by frame N stays alive until frame N
 // completes: schedule its release with Deferred.Schedule(N, ...) and call
 // Run(frames.Completed()) each frame. Deferred.Close refuses new work;
 // work still queued is reported with ErrPending and Run still releases it.

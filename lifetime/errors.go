@@ -20,9 +20,11 @@ var (
 	// ErrBarrierTimeout is returned by Barrier.Wait when the owner goroutine
 	// did not complete a pass in time (it may be stalled).
 	ErrBarrierTimeout = errors.New("lifetime: drain barrier timeout")
-	// ErrBarrierBusy is returned by Barrier.Seize when the owner stayed
-	// inside a pass for the whole timeout.
-	ErrBarrierBusy = errors.New("lifetime: owner goroutine stayed inside its pass")
+	// ErrBarrierBusy is returned by Barrier.Seize when the barrier could
+	// not be seized in time: the owner stayed inside a pass for the whole
+	// timeout, or another requester held its Seize; the wrapping message
+	// says which.
+	ErrBarrierBusy = errors.New("lifetime: drain barrier busy")
 	// ErrBarrierOwner is wrapped, together with ErrBarrierTimeout or
 	// ErrBarrierBusy, by Barrier.Wait, WaitEpoch and Seize when they time
 	// out on the barrier's own owner goroutine, which can never finish a

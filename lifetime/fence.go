@@ -91,7 +91,9 @@ func (f *CPUFence) Wait(timeout time.Duration) error {
 			return nil
 		}
 		if !time.Now().Before(deadline) {
-			return ErrFenceTimeout
+			// Only the timeout path allocates; the caller (Frames) adds
+			// the frame serial.
+			return fmt.Errorf("%w: CPU fence not completed after %v", ErrFenceTimeout, timeout)
 		}
 		backoff(spin)
 	}

@@ -13,7 +13,8 @@ const DefaultFramesInFlight = 3
 const DefaultFenceTimeout = 2 * time.Second
 
 // FramesDesc configures a Frames. The zero value of each field picks its
-// default.
+// default. It is a plain value read once by NewFrames; NewFence is called
+// only there, on the goroutine that calls NewFrames.
 type FramesDesc struct {
 	// InFlight is the number of frames in flight; 0 means
 	// DefaultFramesInFlight. It must be at most 16.
@@ -47,7 +48,8 @@ type Frames struct {
 	waitTime time.Duration
 }
 
-// FramesStats is a snapshot of a Frames' counters.
+// FramesStats is a snapshot of a Frames' counters: a plain value the owner
+// goroutine may hand to any other goroutine.
 type FramesStats struct {
 	InFlight  int
 	Current   uint64        // open frame serial, 0 between frames
@@ -155,8 +157,14 @@ func (f *Frames) Current() uint64 { return f.current }
 func (f *Frames) Completed() uint64 { return f.completed }
 
 // Poll queries the fences without blocking and returns the refreshed
-// Completed serial.
+// Completed serial. After Close it queries nothing and returns Completed
+// unchanged: a closed fence can no longer prove its frame complete (a
+// closed GL fence reports done), and a release run on that false proof
+// would free memory the device may still read.
 func (f *Frames) Poll() uint64 {
+	if f.closed {
+		return f.completed
+	}
 	// Frames at or below last-InFlight have had their slot reused, which
 	// only happens after their fence completed. Raise completed past them
 	// first: the walk below only sees frames that still own their slot.

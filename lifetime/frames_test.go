@@ -3,6 +3,8 @@ package lifetime
 import (
 	"errors"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -315,5 +317,157 @@ func TestCPUFenceCompleteNeverGoesBack(t *testing.T) {
 	f.Complete()
 	if err := f.Wait(0); err != nil {
 		t.Fatalf("Wait = %v after Complete", err)
+	}
+}
+
+// brokenFence is a device fence that fails the way a lost device does:
+// each operation fails when its error is set.
+type brokenFence struct {
+	CPUFence
+	signalErr, waitErr, closeErr error
+}
+
+func (f *brokenFence) Signal() error {
+	if f.signalErr != nil {
+		return f.signalErr
+	}
+	return f.CPUFence.Signal()
+}
+
+func (f *brokenFence) Wait(d time.Duration) error {
+	if f.waitErr != nil {
+		return f.waitErr
+	}
+	return f.CPUFence.Wait(d)
+}
+
+func (f *brokenFence) Close() error {
+	if f.closeErr != nil {
+		return f.closeErr
+	}
+	return f.CPUFence.Close()
+}
+
+// TestFramesFenceErrors checks that a failing device fence surfaces as an
+// error naming the frame, wrapping the device's error, and changes nothing.
+func TestFramesFenceErrors(t *testing.T) {
+	lost := errors.New("device lost")
+	tests := []struct {
+		name       string
+		breakFence func(f *brokenFence)
+		do         func(t *testing.T, fr *Frames) error
+		want       string
+		check      func(t *testing.T, fr *Frames)
+	}{
+		{"signal fails", func(f *brokenFence) { f.signalErr = lost }, func(t *testing.T, fr *Frames) error {
+			if _, err := fr.BeginFrame(); err != nil {
+				return err
+			}
+			return fr.EndFrame()
+		}, "signalling frame 1", func(t *testing.T, fr *Frames) {
+			// The frame stays open, so EndFrame can be retried and
+			// nothing is reported complete that was never fenced.
+			if fr.Current() != 1 || fr.Poll() != 0 {
+				t.Fatalf("after a failed EndFrame: current %d completed %d", fr.Current(), fr.Completed())
+			}
+		}},
+		{"wait fails", func(f *brokenFence) { f.waitErr = lost }, func(t *testing.T, fr *Frames) error {
+			runFrames(t, fr, 2)
+			_, err := fr.BeginFrame()
+			return err
+		}, "frame 1 stuck", func(t *testing.T, fr *Frames) {
+			if st := fr.Stats(); st.Current != 0 || st.Last != 2 || st.Completed != 0 {
+				t.Fatalf("a failed wait opened a frame or claimed one: %+v", st)
+			}
+		}},
+		{"drain wait fails", func(f *brokenFence) { f.waitErr = lost }, func(t *testing.T, fr *Frames) error {
+			runFrames(t, fr, 1)
+			return fr.Drain()
+		}, "frame 1 stuck", func(t *testing.T, fr *Frames) {
+			if fr.Completed() != 0 {
+				t.Fatalf("a failed Drain claimed frame %d complete", fr.Completed())
+			}
+		}},
+		{"close fails", func(f *brokenFence) { f.closeErr = lost }, func(t *testing.T, fr *Frames) error {
+			return fr.Close()
+		}, "device lost", func(t *testing.T, fr *Frames) {
+			if _, err := fr.BeginFrame(); !errors.Is(err, ErrClosed) {
+				t.Fatalf("BeginFrame after a failed Close = %v, want ErrClosed", err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fr, err := NewFrames(FramesDesc{InFlight: 2, Timeout: 10 * time.Millisecond, NewFence: func() (Fence, error) {
+				f := &brokenFence{CPUFence: CPUFence{manual: true}}
+				tt.breakFence(f)
+				return f, nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = tt.do(t, fr)
+			if !errors.Is(err, lost) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want the device error mentioning %q", err, tt.want)
+			}
+			tt.check(t, fr)
+		})
+	}
+}
+
+func TestPollAfterCloseClaimsNothing(t *testing.T) {
+	fr, fences := manualFrames(t, 3, time.Second)
+	runFrames(t, fr, 2)
+	if err := fr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A closed GL fence reports done; completing the CPU fences stands in
+	// for that. Frames must not take it as proof the frames finished.
+	for _, f := range fences {
+		f.Complete()
+	}
+	if c := fr.Poll(); c != 0 || fr.Completed() != 0 {
+		t.Fatalf("Poll after Close = %d, want 0: closed fences prove nothing", c)
+	}
+}
+
+func TestCPUFenceTimeoutError(t *testing.T) {
+	f := NewCPUFence(true)
+	if err := f.Signal(); err != nil {
+		t.Fatal(err)
+	}
+	err := f.Wait(3 * time.Millisecond)
+	if !errors.Is(err, ErrFenceTimeout) || !strings.Contains(err.Error(), "after 3ms") {
+		t.Fatalf("Wait = %v, want ErrFenceTimeout saying how long it waited", err)
+	}
+}
+
+// TestStoreMaxNeverLowers pins the property CPUFence.Complete relies on:
+// a Complete holding an older armed snapshot, landing after a newer one,
+// must not move completion backwards.
+func TestStoreMaxNeverLowers(t *testing.T) {
+	var v atomic.Uint64
+	for _, step := range []struct{ store, want uint64 }{{5, 5}, {3, 5}, {5, 5}, {9, 9}, {0, 9}} {
+		storeMax(&v, step.store)
+		if got := v.Load(); got != step.want {
+			t.Fatalf("storeMax(%d) left %d, want %d", step.store, got, step.want)
+		}
+	}
+	// Concurrent raisers: the result is the largest value any of them
+	// stored, whatever the interleaving.
+	var w atomic.Uint64
+	var wg sync.WaitGroup
+	for g := uint64(1); g <= 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := g; n <= 4000; n += 4 {
+				storeMax(&w, n)
+			}
+		}()
+	}
+	wg.Wait()
+	if w.Load() != 4000 {
+		t.Fatalf("concurrent storeMax ended at %d, want 4000", w.Load())
 	}
 }

@@ -17,7 +17,8 @@ const DefaultViolationLog = 64
 
 // Allow tolerates heap allocations made by third-party code that steadyframe
 // cannot change, such as a dependency's audio callback. Reason is required:
-// an allowlist entry nobody can explain is a hidden bug.
+// an allowlist entry nobody can explain is a hidden bug. It is a plain
+// value; NewFrameGuard copies the allowlist, so the caller may reuse it.
 type Allow struct {
 	// Site is a function-name prefix as runtime.Frame.Function spells it,
 	// for example "github.com/ebitengine/oto/v3/internal/mux.(*Mux)."
@@ -27,7 +28,8 @@ type Allow struct {
 }
 
 // GuardDesc configures a FrameGuard. The zero value of each field picks its
-// default.
+// default. It is a plain value read once by NewFrameGuard, which copies
+// its slices; the Logger is then used from the frame goroutine only.
 type GuardDesc struct {
 	// Settle is the number of frames to let pass before arming; 0 means
 	// DefaultSettleFrames. Negative is invalid.
@@ -55,7 +57,8 @@ type GuardDesc struct {
 	Logger *slog.Logger
 }
 
-// Violation is one armed frame that allocated.
+// Violation is one armed frame that allocated. The values in a
+// GuardReport are copies the caller owns and may hand to any goroutine.
 type Violation struct {
 	Frame  uint64 // the guard's frame serial, 1 for the first BeginFrame
 	Allocs uint64 // heap objects allocated process-wide during the frame
@@ -68,7 +71,7 @@ type Violation struct {
 }
 
 // GuardReport is a snapshot of what a FrameGuard has seen. Its slices are
-// copies owned by the caller.
+// copies owned by the caller, who may hand the report to any goroutine.
 type GuardReport struct {
 	Frames     uint64 // frames seen
 	Armed      uint64 // frames checked after settling
@@ -331,6 +334,11 @@ func (g *FrameGuard) Report() GuardReport {
 		Log: make([]Violation, len(g.log)),
 	}
 	copy(r.Log, g.log)
+	for i := range r.Log {
+		// Deep: the caller owns the report, and writing to its sites must
+		// not rewrite the guard's log.
+		r.Log[i].Sites = append([]Site(nil), r.Log[i].Sites...)
+	}
 	if g.sites != nil {
 		r.Sites = append([]Site(nil), g.sites.unique...)
 	}

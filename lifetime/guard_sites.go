@@ -13,7 +13,8 @@ import (
 
 // Site is one allocating call site, named by the innermost guarded function
 // on its stack (the code to fix), or by the innermost non-runtime function
-// when no guarded code is on the stack.
+// when no guarded code is on the stack. It is a plain value, safe to copy
+// and to hand to any goroutine.
 type Site struct {
 	Function string // as runtime.Frame.Function spells it
 	File     string

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"log/slog"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -93,6 +94,30 @@ func TestFrameGuardCatchesPokeAndNamesSite(t *testing.T) {
 	}
 }
 
+// TestFrameGuardReportIsACopy: the report's slices belong to the caller;
+// writing to them must not rewrite what the guard recorded.
+func TestFrameGuardReportIsACopy(t *testing.T) {
+	g, _ := newTestGuard(t, GuardDesc{Settle: 1, Sites: true})
+	for i := 0; i < 2; i++ {
+		g.BeginFrame()
+		if i == 1 {
+			AllocPoke()
+		}
+		g.EndFrame()
+	}
+	r := g.Report()
+	if len(r.Log) != 1 || len(r.Log[0].Sites) == 0 || len(r.Sites) == 0 {
+		t.Fatalf("report %+v, want one violation with sites", r)
+	}
+	r.Log[0].Frame = 99
+	r.Log[0].Sites[0].Function = "scribbled"
+	r.Sites[0].Function = "scribbled"
+	again := g.Report()
+	if again.Log[0].Frame == 99 || again.Log[0].Sites[0].Function == "scribbled" || again.Sites[0].Function == "scribbled" {
+		t.Fatalf("writing to a report changed the guard's record: %+v", again)
+	}
+}
+
 func TestFrameGuardLogsEachSiteOnce(t *testing.T) {
 	g, logs := newTestGuard(t, GuardDesc{Settle: 1, Sites: true})
 	for i := 0; i < 6; i++ {
@@ -105,20 +130,25 @@ func TestFrameGuardLogsEachSiteOnce(t *testing.T) {
 		t.Fatalf("violations %d, want 5 (every armed frame poked)", r.Violations)
 	}
 	for _, v := range r.Log {
-		var poked int64
+		var poked, runtimeOwn int64
 		for _, s := range v.Sites {
-			if s.Function == pokeFunc {
+			switch {
+			case s.Function == pokeFunc:
 				poked += s.Allocs
-			} else if s.Allowed == "" {
+			case s.Allowed != "":
+				runtimeOwn += s.Allocs
+			default:
 				t.Fatalf("frame %d names %v besides the poke; the guard's own reporting leaked", v.Frame, s)
 			}
 		}
 		// The guard's reporting (slog formatting, profile reads) makes
 		// dozens of allocations; had it leaked into the next frame's count,
-		// Allocs would be far above the one poke plus the odd runtime-internal
-		// allocation.
-		if poked != 1 || v.Allocs > 4 {
-			t.Fatalf("frame %d: poke site counted %d, frame %d allocations; want 1 and about 1", v.Frame, poked, v.Allocs)
+		// Allocs would be far above the one poke. The runtime's own
+		// allocations (tolerated, with RuntimeReason) are set aside: the
+		// odd frame gets an M for a new OS thread, several objects.
+		if poked != 1 || int64(v.Allocs)-runtimeOwn > 4 {
+			t.Fatalf("frame %d: poke site counted %d, frame %d allocations (%d the runtime's own); want 1 and about 1",
+				v.Frame, poked, v.Allocs, runtimeOwn)
 		}
 	}
 	if n := strings.Count(logs.String(), "AllocPoke"); n != 1 {
@@ -135,43 +165,77 @@ func TestFrameGuardLogsEachSiteOnce(t *testing.T) {
 	}
 }
 
+// quietSession runs the default settle plus 300 armed frames of the steady
+// path (a frame clock and a deferred release per frame) under a fresh
+// guard and returns what it saw.
+func quietSession(t *testing.T, sites bool) (GuardReport, error) {
+	t.Helper()
+	g, _ := newTestGuard(t, GuardDesc{Sites: sites})
+	fr, err := NewFrames(FramesDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dq, err := NewDeferred(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rel countReleaser
+	const frames = DefaultSettleFrames + 300
+	for i := 0; i < frames; i++ {
+		g.BeginFrame()
+		s, err := fr.BeginFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dq.Schedule(s, &rel, s); err != nil {
+			t.Fatal(err)
+		}
+		dq.Run(fr.Completed())
+		if err := fr.EndFrame(); err != nil {
+			t.Fatal(err)
+		}
+		g.EndFrame()
+	}
+	return g.Report(), g.Err()
+}
+
+// TestFrameGuardQuietFramesHaveNoViolations is the other half of the poke
+// self-test: frames that allocate nothing must see zero violations.
+//
+// Site mode must be clean at once: it tells the runtime's own allocations
+// apart (RuntimeReason). Count-only mode cannot, and the guard's own
+// ReadMemStats restarts the world, which can make the runtime allocate for
+// itself (an M for a new OS thread) inside a frame window: seen once as an
+// unattributed frame of 6 allocations while the shared 2-core machine was
+// loaded.
+// So count-only mode gets three sessions and must have one clean one: a
+// real allocation on the steady path would flag every armed frame of
+// every session.
 func TestFrameGuardQuietFramesHaveNoViolations(t *testing.T) {
-	for _, sites := range []bool{false, true} {
-		g, _ := newTestGuard(t, GuardDesc{Sites: sites})
-		fr, err := NewFrames(FramesDesc{})
-		if err != nil {
-			t.Fatal(err)
+	for _, sites := range []bool{true, false} {
+		attempts := 1
+		if !sites {
+			attempts = 3
 		}
-		dq, err := NewDeferred(8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rel countReleaser
-		const frames = DefaultSettleFrames + 300
-		for i := 0; i < frames; i++ {
-			g.BeginFrame()
-			s, err := fr.BeginFrame()
-			if err != nil {
-				t.Fatal(err)
+		for try := 1; ; try++ {
+			r, err := quietSession(t, sites)
+			if r.Armed != 300 {
+				t.Fatalf("sites=%v: armed %d frames, want 300 after the default settle of %d", sites, r.Armed, DefaultSettleFrames)
 			}
-			if err := dq.Schedule(s, &rel, s); err != nil {
-				t.Fatal(err)
+			if r.Overhead <= 0 {
+				t.Fatalf("overhead %v, want a measured cost", r.Overhead)
 			}
-			dq.Run(fr.Completed())
-			if err := fr.EndFrame(); err != nil {
-				t.Fatal(err)
+			if r.Violations == 0 && err == nil {
+				t.Logf("sites=%v: 300 clean frames (session %d), guard overhead %v per frame", sites, try, r.Overhead)
+				break
 			}
-			g.EndFrame()
+			if try == attempts {
+				t.Fatalf("sites=%v: violations %d err %v log %+v in each of %d sessions, want 300 clean frames",
+					sites, r.Violations, err, r.Log, attempts)
+			}
+			t.Logf("sites=%v: session %d saw %d violations %+v; count-only mode cannot tell the runtime's own, retrying",
+				sites, try, r.Violations, r.Log)
 		}
-		r := g.Report()
-		if r.Armed != 300 || r.Violations != 0 || g.Err() != nil {
-			t.Fatalf("sites=%v: armed %d violations %d err %v log %+v, want 300 clean frames",
-				sites, r.Armed, r.Violations, g.Err(), r.Log)
-		}
-		if r.Overhead <= 0 {
-			t.Fatalf("overhead %v, want a measured cost", r.Overhead)
-		}
-		t.Logf("sites=%v: guard overhead %v per frame", sites, r.Overhead)
 	}
 }
 
@@ -375,10 +439,28 @@ func TestFrameGuardSteadyPathAllocatesNothing(t *testing.T) {
 	}
 }
 
+// TestGuardSelfNamesMatchCode checks the hard-coded function names against
+// the names the runtime reports for the real functions: guardSelf must
+// match the guard's own code, or the guard would report its bookkeeping as
+// violations (or, matching too much, hide real ones), and pokeFunc must be
+// AllocPoke's real name, or the self-tests would look for the wrong site.
 func TestGuardSelfNamesMatchCode(t *testing.T) {
-	// guardSelf hard-codes the guard's method prefixes; if the package moves
-	// they must follow, or the guard would report its own bookkeeping.
-	if !strings.HasPrefix(pokeFunc, strings.TrimSuffix(guardSelf[0], "(*FrameGuard).")) {
-		t.Fatalf("guardSelf %q does not match package path of %q", guardSelf[0], pokeFunc)
+	name := func(fn any) string {
+		return runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
+	}
+	if got := name(AllocPoke); got != pokeFunc {
+		t.Fatalf("AllocPoke is %q to the runtime; the tests look for %q", got, pokeFunc)
+	}
+	real := []string{name((*FrameGuard).EndFrame), name((*siteTracker).read), name(guardMark)}
+	for i, self := range guardSelf {
+		if !strings.HasPrefix(real[i], self) {
+			t.Errorf("guardSelf[%d] = %q does not match the real function %q", i, self, real[i])
+		}
+	}
+	// A prefix too broad would exempt guarded code from the guard.
+	for _, self := range guardSelf {
+		if strings.HasPrefix(pokeFunc, self) {
+			t.Errorf("guardSelf entry %q exempts AllocPoke", self)
+		}
 	}
 }

@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// StageStatus says what happened to a teardown stage.
+// StageStatus says what happened to a teardown stage. It is a plain value,
+// safe to copy and to hand to any goroutine.
 type StageStatus uint8
 
 const (
@@ -23,6 +24,8 @@ const (
 	StageSkipped
 )
 
+// String returns the status as a log word: "ok", "failed", "skipped" or
+// "not run".
 func (s StageStatus) String() string {
 	switch s {
 	case StageOK:
@@ -35,7 +38,8 @@ func (s StageStatus) String() string {
 	return "not run"
 }
 
-// StageResult is the outcome of one teardown stage.
+// StageResult is the outcome of one teardown stage. Results returns copies
+// the caller owns and may hand to any goroutine.
 type StageResult struct {
 	Name     string
 	Status   StageStatus

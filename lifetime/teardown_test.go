@@ -175,6 +175,31 @@ func TestTeardownErrors(t *testing.T) {
 	}
 }
 
+// TestTeardownDuplicateKeepsFirst: a stage registered twice is refused and
+// the first registration, with its prerequisites, is what runs.
+func TestTeardownDuplicateKeepsFirst(t *testing.T) {
+	td, _ := quietTeardown()
+	var r recorder
+	if err := td.Add("drain", r.stage("drain", nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := td.Add("buffers", r.stage("first buffers", nil), "drain"); err != nil {
+		t.Fatal(err)
+	}
+	if err := td.Add("buffers", r.stage("second buffers", nil)); !errors.Is(err, ErrTeardownDuplicate) {
+		t.Fatalf("second Add = %v, want ErrTeardownDuplicate", err)
+	}
+	if err := td.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"drain", "first buffers"}; !slices.Equal(r.ran, want) {
+		t.Fatalf("ran %v, want %v", r.ran, want)
+	}
+	if res := td.Results(); len(res) != 2 {
+		t.Fatalf("results %+v, want two stages", res)
+	}
+}
+
 func TestTeardownUsesSatisfiedTransitively(t *testing.T) {
 	td, _ := quietTeardown()
 	nop := func() error { return nil }

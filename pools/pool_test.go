@@ -241,6 +241,80 @@ func TestPoolDeterministic(t *testing.T) {
 	}
 }
 
+// deterministicScript runs a fixed mix of every Pool operation that hands
+// out or takes back slots (Create, Destroy, Reserve, Claim, Release, Clear,
+// and the retirement of a spent slot) and returns each issued handle as
+// "index:generation", in order.
+func deterministicScript() []string {
+	p, err := NewPool[int](5)
+	if err != nil {
+		panic(err)
+	}
+	var out []string
+	issued := func(h Handle[int]) Handle[int] {
+		out = append(out, fmt.Sprintf("%d:%d", h.Index(), h.Generation()))
+		return h
+	}
+	create := func() Handle[int] {
+		h, _, err := p.Create()
+		if err != nil {
+			panic(err)
+		}
+		return issued(h)
+	}
+	a, b, c := create(), create(), create()
+	p.Destroy(b)
+	p.Destroy(a)
+	r, err := p.Reserve(3) // slots 0, 1, 3: the free list top first
+	if err != nil {
+		panic(err)
+	}
+	for _, pos := range []int{2, 0} {
+		h, _, err := r.Claim(pos)
+		if err != nil {
+			panic(err)
+		}
+		issued(h)
+	}
+	r.Release() // position 1's slot goes back on top
+	d := create()
+	p.Destroy(c)
+	create()
+	p.Destroy(d)
+	p.Clear()
+	ageFreeSlots(p, genRetired-2) // slot 0 retires after one more life
+	h := create()
+	p.Destroy(h)
+	for range 4 {
+		create()
+	}
+	out = append(out, fmt.Sprintf("retired %d", p.Stats().Retired))
+	return out
+}
+
+// TestPoolDeterministicAllOperations pins the handles of a script that
+// uses every operation, reservations and retirement included: allocation
+// is integer bookkeeping only, so this sequence is the same on every
+// platform and in every run, and a replay recorded anywhere stays valid.
+func TestPoolDeterministicAllOperations(t *testing.T) {
+	want := []string{
+		// A fresh pool hands out the lowest index first.
+		"0:1", "1:1", "2:1",
+		// Reserve(3) took slots 0, 1, 3; Claim(2), then Claim(0).
+		"3:1", "0:3",
+		// Release put slot 1 back on top; Destroy(c) then freed slot 2.
+		"1:3", "2:3",
+		// After Clear and aging, slot 0 lives once more and retires.
+		"0:4294967293",
+		"1:4294967293", "2:4294967293", "3:4294967293", "4:4294967293",
+		"retired 1",
+	}
+	got := deterministicScript()
+	if !slices.Equal(got, want) {
+		t.Fatalf("handle sequence\n got %v\nwant %v", got, want)
+	}
+}
+
 func TestHandleBits(t *testing.T) {
 	p := mustPool[int](t, 8)
 	for range 5 {
