@@ -24,7 +24,8 @@ type SlotReleaser interface {
 }
 
 // HeapDesc configures NewHeap. The zero value of each field picks its
-// default.
+// default. NewHeap reads it once, on the render goroutine; the Releaser,
+// Logger and Now it names are then called on that goroutine only.
 type HeapDesc struct {
 	// Name appears in logs, errors and Stats; "" means "textures".
 	Name string

@@ -89,7 +89,9 @@ func (o *occupancy) tick(h *Heap) {
 	o.log.LogAttrs(context.Background(), slog.LevelInfo, "descriptors: occupancy", h.Stats().attrs()...)
 }
 
-// Stats is a snapshot of a heap's occupancy and counters.
+// Stats is a snapshot of a heap's occupancy and counters: a plain value,
+// safe to hand to any goroutine once Heap.Stats (on the render goroutine)
+// has returned it.
 type Stats struct {
 	Name      string
 	Capacity  int

@@ -112,7 +112,8 @@ func (a *Arena) Capacity() int { return a.capacity }
 // before alignment padding.
 func (a *Arena) Remaining() int { return a.capacity - a.used }
 
-// Stats is a snapshot of one arena's counters.
+// Stats is a snapshot of one arena's counters: a plain value, safe to hand
+// to any goroutine once Arena.Stats (on the render goroutine) has returned it.
 type Stats struct {
 	Name     string
 	Used     int    // bytes used in the open frame (between frames: the last one)

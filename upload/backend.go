@@ -45,7 +45,7 @@ type CPUBackend struct {
 	fences []*lifetime.CPUFence
 }
 
-// CPUBackendDesc configures NewCPUBackend.
+// CPUBackendDesc configures NewCPUBackend. It is a plain value, read once.
 type CPUBackendDesc struct {
 	// Alignment of regions; 0 means DefaultCPUAlignment.
 	Alignment int

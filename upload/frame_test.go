@@ -88,7 +88,7 @@ func TestBeginFrameWaitsForTheRegionItReuses(t *testing.T) {
 // A shared clock that ran ahead of its fences must not let the Set write
 // a region still in flight: that is the hazard, and BeginFrame refuses it.
 func TestSharedClockOutOfStepIsRefused(t *testing.T) {
-	frames, _ := sharedClock(t, time.Millisecond)
+	frames, fences := sharedClock(t, time.Millisecond)
 	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}, Frames: frames})
 	if _, err := frames.BeginFrame(); err != nil {
 		t.Fatal(err)
@@ -110,8 +110,35 @@ func TestSharedClockOutOfStepIsRefused(t *testing.T) {
 	if _, err := frames.BeginFrame(); err == nil {
 		t.Fatal("clock began frame 4 with frame 1 in flight")
 	}
+	// The Set must not follow the clock into a frame it refused: frame 1's
+	// region is still on the "GPU".
+	if _, err := s.BeginFrame(); !errors.Is(err, upload.ErrFrameOrder) {
+		t.Fatalf("Set.BeginFrame after the clock refused frame 4: %v, want ErrFrameOrder", err)
+	}
+	if _, _, err := s.Arena(0).Alloc(8, 1); !errors.Is(err, upload.ErrNoFrame) {
+		t.Fatalf("Alloc with no frame open: %v, want ErrNoFrame", err)
+	}
 	if s.Serial() != 0 {
 		t.Errorf("Serial %d between frames, want 0", s.Serial())
+	}
+	// Once the GPU catches up, frame 4 reuses frame 1's region.
+	completeAll(fences)
+	if _, err := frames.BeginFrame(); err != nil {
+		t.Fatal(err)
+	}
+	if got := begin(t, s); got != 4 {
+		t.Fatalf("Set began frame %d, want 4", got)
+	}
+	off, _, err := s.Arena(0).Alloc(8, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := frames.Slot(1) * 256; off != want {
+		t.Errorf("frame 4 allocated at %d, want frame 1's region at %d", off, want)
+	}
+	end(t, s)
+	if err := frames.EndFrame(); err != nil {
+		t.Fatal(err)
 	}
 }
 

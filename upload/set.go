@@ -33,14 +33,16 @@ func StandardArenas() []ArenaDesc {
 	}
 }
 
-// ArenaDesc describes one consumer's arena.
+// ArenaDesc describes one consumer's arena. It is a plain value; NewSet
+// copies what it needs.
 type ArenaDesc struct {
 	Name string // shown in Stats and errors
 	Size int    // bytes per frame; the Set reserves Size × frames in flight
 }
 
 // SetDesc configures NewSet. The zero value of each field picks its
-// default, except Arenas, which must not be empty.
+// default, except Arenas, which must not be empty. NewSet reads it once,
+// on the render goroutine; the caller may reuse it afterwards.
 type SetDesc struct {
 	Arenas []ArenaDesc
 	// Backend supplies memory and fences; nil means a CPUBackend.
@@ -262,7 +264,8 @@ func (s *Set) EndFrame() error {
 	return nil
 }
 
-// SetStats describes a Set as a whole.
+// SetStats describes a Set as a whole: a plain value, safe to hand to any
+// goroutine once Stats has returned it.
 type SetStats struct {
 	Reserved   int           // bytes mapped: every arena × frames in flight
 	InFlight   int           // frames in flight (regions per arena)

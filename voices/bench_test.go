@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// BenchLoad is the shared benchmark load: an engine on a manual offline
-// device with 32 looping voices of mixed formats (two thirds resampled).
-// It is exported to the package's tests only; otodev's benchmarks build
-// the same load through the public API.
+// benchEngine builds the shared benchmark load: an engine on a manual
+// offline device with the given number of looping voices of mixed formats
+// (two thirds resampled). otodev's benchmarks build the same load through
+// the public API.
 func benchEngine(b *testing.B, voices int) (*Engine, *Offline) {
 	e, dev := offlineEngine(b, EngineDesc{QueueSize: 1 << 16})
 	var clips []Clip

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,7 +36,8 @@ const (
 )
 
 // EngineDesc configures an Engine. The zero value of each field picks its
-// default. NewEngine reads it once; the caller may reuse it afterwards.
+// default. It is a plain value: NewEngine reads it once, on the calling
+// goroutine, and the caller may reuse it afterwards.
 type EngineDesc struct {
 	// Device plays the mix; nil means an Offline device in real-time mode
 	// (silent). Use otodev.New for the sound card: if it fails to start,
@@ -181,6 +183,12 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	if err := e.dev.Start(d.Format, e.mix); err != nil {
 		e.setErr(fmt.Errorf("voices: device: %w", err))
 		e.log.Warn("voices: audio device failed to start; falling back to the silent offline device", "err", err)
+		// A device can fail after its audio goroutine began pulling (a
+		// player that errs once started): close it, so that the mixer has
+		// exactly one reader, the fallback.
+		if cerr := e.dev.Close(); cerr != nil {
+			e.log.Warn("voices: closing the failed audio device", "err", cerr)
+		}
 		e.dev = NewOffline(OfflineDesc{RealTime: true, BlockFrames: d.BlockFrames})
 		if err := e.dev.Start(d.Format, e.mix); err != nil {
 			return nil, fmt.Errorf("voices: offline fallback: %w", err)
@@ -433,6 +441,11 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	devErr := e.dev.Close()
+	// Every queue position is below this mark, so a Play that passed the
+	// closed check just before Close, or sits behind a cell its producer
+	// is still writing, is refused whenever it is popped: it can never
+	// start on memory the caller frees once Close has returned.
+	e.mix.stopMark.Store(math.MaxUint64)
 	if err := e.barrier.Seize(CloseTimeout); err != nil {
 		return fmt.Errorf("%w: Close: %w", ErrStopAll, err)
 	}

@@ -1,6 +1,7 @@
 package voices
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"log/slog"
@@ -30,6 +31,9 @@ func TestBadInput(t *testing.T) {
 		{"odd byte length", ClipDesc{Format: mono44, Length: 3}, ErrPCM},
 		{"unsupported rate", ClipDesc{Format: Format{Rate: 8000, Channels: 1, Encoding: EncodingInt16LE}}, ErrFormat},
 		{"unsupported channels", ClipDesc{Format: Format{Rate: 48000, Channels: 6, Encoding: EncodingInt16LE}}, ErrFormat},
+		{"unsupported encoding", ClipDesc{Format: Format{Rate: 48000, Channels: 1, Encoding: Encoding(9)}}, ErrFormat},
+		{"zero format", ClipDesc{}, ErrFormat},
+		{"odd float length", ClipDesc{Format: Format{Rate: 48000, Channels: 2, Encoding: EncodingFloat32LE}, Length: 12}, ErrPCM},
 		{"empty clip", ClipDesc{Format: mono44, Offset: len(pcm)}, ErrPCM},
 		{"past the end", ClipDesc{Format: mono44, Offset: 2, Length: len(pcm)}, ErrPCM},
 		{"negative offset", ClipDesc{Format: mono44, Offset: -2}, ErrPCM},
@@ -60,6 +64,14 @@ func TestBadInput(t *testing.T) {
 		if err := e.Stop(h); !errors.Is(err, ErrStaleHandle) {
 			t.Errorf("Stop(%v): %v, want ErrStaleHandle", h, err)
 		}
+	}
+	// Nothing refused above may play: the output stays silent and no
+	// voice or cap was taken.
+	if l, r := render(t, dev, 1024); peak(l) != 0 || peak(r) != 0 {
+		t.Fatalf("bad input reached the output (peak %v)", math.Max(peak(l), peak(r)))
+	}
+	if s := e.Stats(); s.Active != 0 || s.Counted != 0 || s.Blocks == 0 {
+		t.Fatalf("after bad input: active %d counted %d blocks %d", s.Active, s.Counted, s.Blocks)
 	}
 	h, err := e.Play(clip, PlayDesc{})
 	if err != nil {
@@ -113,6 +125,34 @@ func TestEngineDescErrors(t *testing.T) {
 		if _, err := NewEngine(d); err == nil {
 			t.Errorf("NewEngine(%+v) succeeded", d)
 		}
+	}
+}
+
+// TestEngineDefaults checks the zero EngineDesc: a 48 kHz float32 stereo
+// device, 32 voices in all, every format capped only by the total, and
+// refusal as the policy.
+func TestEngineDefaults(t *testing.T) {
+	e, _ := offlineEngine(t, EngineDesc{})
+	if e.Format() != DefaultDeviceFormat || DefaultDeviceFormat != (Format{Rate: 48000, Channels: 2, Encoding: EncodingFloat32LE}) {
+		t.Fatalf("device format %v, want 48000Hz/2ch/f32le", e.Format())
+	}
+	s := e.Stats()
+	if s.MaxVoices != 32 {
+		t.Fatalf("MaxVoices %d, want 32", s.MaxVoices)
+	}
+	for _, fs := range s.Formats {
+		if fs.Cap != 32 {
+			t.Fatalf("%v capped at %d, want 32 (the total)", fs.Format, fs.Cap)
+		}
+	}
+	_, c := clipOf(t, e, "t", mono44, tone(mono44, 441, 440, 0.1), ClipDesc{})
+	for i := 0; i < 32; i++ {
+		if _, err := e.Play(c, PlayDesc{}); err != nil {
+			t.Fatalf("voice %d of 32: %v", i+1, err)
+		}
+	}
+	if _, err := e.Play(c, PlayDesc{}); !errors.Is(err, ErrNoVoice) {
+		t.Fatalf("voice 33: %v, want ErrNoVoice", err)
 	}
 }
 
@@ -328,28 +368,36 @@ func TestDeterministic(t *testing.T) {
 // TestDeviceFallback gives the engine a device that cannot start: it must
 // fall back to the offline device and keep the error.
 func TestDeviceFallback(t *testing.T) {
-	e, err := NewEngine(EngineDesc{Device: brokenDevice{}, Logger: slog.New(slog.DiscardHandler)})
+	var logged bytes.Buffer
+	broken := &brokenDevice{}
+	e, err := NewEngine(EngineDesc{Device: broken, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
+	if l := logged.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, errNoCard.Error()) {
+		t.Fatalf("the fallback was not logged as a warning naming the device's error: %q", l)
+	}
 	if !errors.Is(e.Err(), errNoCard) {
 		t.Fatalf("Err() = %v, want the device's error", e.Err())
 	}
 	if e.Stats().Device.Name != "offline" {
 		t.Fatalf("device %q, want the offline fallback", e.Stats().Device.Name)
 	}
+	if broken.closes != 1 {
+		t.Fatalf("the failed device was closed %d times, want once (the mixer must have one reader)", broken.closes)
+	}
 }
 
 var errNoCard = errors.New("no sound card")
 
 // brokenDevice fails to start, like a machine with no sound card.
-type brokenDevice struct{}
+type brokenDevice struct{ closes int }
 
-func (brokenDevice) Start(Format, io.Reader) error { return errNoCard }
-func (brokenDevice) Stats() DeviceStats            { return DeviceStats{Name: "broken"} }
-func (brokenDevice) Err() error                    { return nil }
-func (brokenDevice) Close() error                  { return nil }
+func (*brokenDevice) Start(Format, io.Reader) error { return errNoCard }
+func (*brokenDevice) Stats() DeviceStats            { return DeviceStats{Name: "broken"} }
+func (*brokenDevice) Err() error                    { return nil }
+func (d *brokenDevice) Close() error                { d.closes++; return nil }
 
 func TestNewClip(t *testing.T) {
 	e, dev := offlineEngine(t, EngineDesc{})
@@ -374,5 +422,62 @@ func TestNewClip(t *testing.T) {
 	// The manual device is not pulled: Release takes its stalled path.
 	if err := c.Bank().Release(20 * time.Millisecond); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestStatsFields checks that every counter Stats reports moves with the
+// work it counts, so a counter that is never updated cannot hide.
+func TestStatsFields(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{MaxVoices: 2, QueueSize: 8})
+	_, a := clipOf(t, e, "a", mono44, tone(mono44, 4410, 440, 0.2), ClipDesc{})
+	_, b := clipOf(t, e, "b", st48f, tone(st48f, 4800, 440, 0.2), ClipDesc{})
+	ha, _ := e.Play(a, PlayDesc{Loop: true})
+	if _, err := e.Play(b, PlayDesc{Loop: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Play(b, PlayDesc{}); !errors.Is(err, ErrNoVoice) {
+		t.Fatalf("third voice with MaxVoices 2: %v", err)
+	}
+	time.Sleep(time.Millisecond) // a Play-to-mix delay no clock can miss
+	render(t, dev, 4*DefaultBlockFrames)
+	s := e.Stats()
+	fa, fb := s.Formats[mono44.index()], s.Formats[st48f.index()]
+	switch {
+	case s.Active != 2 || s.Peak != 2 || s.Counted != 2 || s.MaxVoices != 2:
+		t.Errorf("active %d peak %d counted %d max %d, want 2 2 2 2", s.Active, s.Peak, s.Counted, s.MaxVoices)
+	case fa.Format != mono44 || fa.Active != 1 || fa.Peak != 1 || fb.Active != 1 || fb.Cap != 2:
+		t.Errorf("per-format stats %+v %+v", fa, fb)
+	case s.Refusals != 1 || s.Steals != 0 || s.QueueFull != 0 || s.Skipped != 0:
+		t.Errorf("refusals %d steals %d queue-full %d skipped %d, want 1 0 0 0", s.Refusals, s.Steals, s.QueueFull, s.Skipped)
+	case s.Blocks != 4 || s.Barrier.Passes != 4 || s.Device.Reads != 1 || s.Device.Name != "offline":
+		t.Errorf("blocks %d barrier passes %d device %+v, want 4 blocks in 4 passes from 1 read", s.Blocks, s.Barrier.Passes, s.Device)
+	case s.MixLast <= 0 || s.MixMax < s.MixLast || s.MixTotal < s.MixMax:
+		t.Errorf("mix times last %v max %v total %v", s.MixLast, s.MixMax, s.MixTotal)
+	case s.PlayToMixLast < time.Millisecond || s.PlayToMixMax < s.PlayToMixLast:
+		t.Errorf("Play-to-mix last %v max %v", s.PlayToMixLast, s.PlayToMixMax)
+	}
+	if err := e.SetVolume(ha, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing renders now: the queue of 8 fills.
+	full := 0
+	for i := 0; i < 10; i++ {
+		if errors.Is(e.SetPan(ha, 0), ErrQueueFull) {
+			full++
+		}
+	}
+	if err := e.StopAll(20 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	s = e.Stats()
+	if full != 3 || s.QueueFull != 3 {
+		t.Errorf("queue full %d times, counted %d; want 3", full, s.QueueFull)
+	}
+	if s.Active != 0 || s.Counted != 0 || s.StopAllLast <= 0 || s.StopAllMax < s.StopAllLast || s.StopAllFallbacks != 1 {
+		t.Errorf("after StopAll on the stalled device: active %d counted %d StopAll %v/%v fallbacks %d",
+			s.Active, s.Counted, s.StopAllLast, s.StopAllMax, s.StopAllFallbacks)
+	}
+	if s.Formats[mono44.index()].Peak != 1 || s.Peak != 2 {
+		t.Errorf("peaks must survive StopAll: format %d total %d", s.Formats[mono44.index()].Peak, s.Peak)
 	}
 }

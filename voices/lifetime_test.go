@@ -2,6 +2,7 @@ package voices
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -235,5 +236,78 @@ func TestStopAllCancelsQueuedPlay(t *testing.T) {
 	}
 	if s := e.Stats(); s.Refusals != 1 || s.Counted != 0 {
 		t.Fatalf("refusals %d counted %d, want the cancelled Play counted once and its voice freed", s.Refusals, s.Counted)
+	}
+}
+
+// TestStopAllFailsWhenTheMixerIsStuck holds the mixer inside one block for
+// the whole timeout (a device callback that never returns): neither the
+// barrier nor the fallback can prove the voices stopped, so StopAll must
+// say so with ErrStopAll instead of returning nil over a live voice. Once
+// the block ends, StopAll works again.
+func TestStopAllFailsWhenTheMixerIsStuck(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{})
+	_, c := clipOf(t, e, "tone", mono44, tone(mono44, 4410, 440, 0.5), ClipDesc{})
+	h, err := e.Play(c, PlayDesc{Loop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	render(t, dev, 256)
+	if !e.barrier.Enter() { // this goroutine is now the audio goroutine, mid-block
+		t.Fatal("could not enter the mixer's barrier")
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- e.StopAll(30 * time.Millisecond) }()
+	err = <-errc
+	e.barrier.Exit()
+	if !errors.Is(err, ErrStopAll) {
+		t.Fatalf("StopAll with the mixer stuck in a block: %v, want ErrStopAll", err)
+	}
+	if !e.Playing(h) {
+		t.Fatal("a failed StopAll ended the voice without the mixer")
+	}
+	if err := e.StopAll(30 * time.Millisecond); err != nil {
+		t.Fatalf("StopAll once the block ended: %v", err)
+	}
+	if e.Playing(h) || c.Bank().Readers() != 0 {
+		t.Fatalf("after StopAll: playing %v, readers %d", e.Playing(h), c.Bank().Readers())
+	}
+}
+
+// TestCloseCancelsQueuedPlay covers a Play that Close cannot drain (it
+// sits behind a cell whose producer is still writing it, the same race as
+// a Play that passed the closed check just before Close). If anything
+// reads the mixer after Close returned, that Play must still never start:
+// the caller may already have freed its PCM.
+func TestCloseCancelsQueuedPlay(t *testing.T) {
+	dev := NewOffline(OfflineDesc{})
+	e, err := NewEngine(EngineDesc{Device: dev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pcm := tone(mono44, 4410, 440, 0.5)
+	bank, c := clipOf(t, e, "tone", mono44, pcm, ClipDesc{})
+	pos := e.q.enq.Add(1) - 1 // a producer claims a cell and stalls
+	h, err := e.Play(c, PlayDesc{Loop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fill(mono44, pcm, 0.9)
+	cell := &e.q.cells[pos&e.q.mask]
+	cell.cmd = command{kind: cmdMaster, value: 1}
+	cell.seq.Store(pos + 1)
+	buf := make([]byte, 2048*8)
+	if _, err := e.mix.Read(buf); err != nil { // a device that reads after Close
+		t.Fatal(err)
+	}
+	l, r := stereo(buf)
+	if peak(l) != 0 || peak(r) != 0 || e.Playing(h) || bank.Readers() != 0 {
+		t.Fatalf("a Play queued before Close started after it: peak %v, playing %v, readers %d",
+			math.Max(peak(l), peak(r)), e.Playing(h), bank.Readers())
+	}
+	if _, err := dev.Render(buf); !errors.Is(err, ErrDevice) {
+		t.Fatalf("Render after Close: %v, want ErrDevice", err)
 	}
 }

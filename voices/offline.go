@@ -15,9 +15,10 @@ import (
 // here so that the mixer, queue, converters and banks build and test
 // without cgo.
 //
-// The engine calls Start once and Close once, from the goroutine that
-// calls NewEngine and Close; Stats and Err may be called from any
-// goroutine.
+// The engine calls Start once and Close once (even after a failed
+// Start, so that a device whose goroutine began pulling stops), from the
+// goroutine that calls NewEngine and Close; Stats and Err may be called
+// from any goroutine.
 type Device interface {
 	// Start begins pulling src, which renders interleaved frames of f
 	// and never fails, from the device's own audio goroutine, and returns
@@ -78,6 +79,11 @@ type Offline struct {
 	src    io.Reader
 	frames atomic.Int64 // frames rendered: the simulated clock
 	reads  atomic.Uint64
+
+	// pullMu is held by a manual Render for the whole pull, so that Close
+	// can wait out a Render in progress: the mixer must not be read after
+	// Close returns.
+	pullMu sync.Mutex
 
 	// mu guards err and the started/closed state.
 	mu      sync.Mutex
@@ -155,6 +161,8 @@ func (o *Offline) setErr(err error) {
 // Render pulls len(p) bytes of device frames from the mixer into p,
 // advancing the simulated clock; p should hold whole frames.
 func (o *Offline) Render(p []byte) (int, error) {
+	o.pullMu.Lock()
+	defer o.pullMu.Unlock()
 	o.mu.Lock()
 	ok := o.started && !o.closed && !o.desc.RealTime
 	o.mu.Unlock()
@@ -182,9 +190,13 @@ func (o *Offline) Err() error {
 	return o.err
 }
 
-// Close stops a real-time device's goroutine and waits for it, so the
-// mixer is not read after Close returns.
+// Close stops a real-time device's goroutine, or waits out a manual
+// Render in progress, so the mixer is not read after Close returns.
 func (o *Offline) Close() error {
+	// A manual Render holds pullMu for its whole pull: taking it waits
+	// that Render out, and every later one sees closed.
+	o.pullMu.Lock()
+	defer o.pullMu.Unlock()
 	o.mu.Lock()
 	if o.closed {
 		o.mu.Unlock()

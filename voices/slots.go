@@ -90,12 +90,14 @@ func newSlotTable(total int, caps [NumFormats]int, mult int) *slotTable {
 // reserve counts one voice against the total and format caps, or returns
 // false leaving both unchanged.
 func (t *slotTable) reserve(p *formatPool) bool {
+	var mine int32
 	for {
 		n := p.active.Load()
 		if n >= p.cap {
 			return false
 		}
 		if p.active.CompareAndSwap(n, n+1) {
+			mine = n + 1
 			break
 		}
 	}
@@ -106,7 +108,18 @@ func (t *slotTable) reserve(p *formatPool) bool {
 			return false
 		}
 		if t.total.CompareAndSwap(n, n+1) {
+			p.raisePeak(mine)
 			return true
+		}
+	}
+}
+
+// raisePeak records n voices of p at once if that is a new peak.
+func (p *formatPool) raisePeak(n int32) {
+	for {
+		pk := p.peak.Load()
+		if n <= pk || p.peak.CompareAndSwap(pk, n) {
+			return
 		}
 	}
 }
@@ -117,12 +130,7 @@ func (t *slotTable) reserve(p *formatPool) bool {
 func (t *slotTable) count(p *formatPool, delta int32) {
 	n := p.active.Add(delta)
 	t.total.Add(delta)
-	for {
-		pk := p.peak.Load()
-		if n <= pk || p.peak.CompareAndSwap(pk, n) {
-			return
-		}
-	}
+	p.raisePeak(n)
 }
 
 // pop takes a free slot of p.

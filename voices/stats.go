@@ -16,8 +16,8 @@ type FormatStats struct {
 }
 
 // Stats is a snapshot of an Engine's counters: a plain value, safe to
-// hand to any goroutine. Taking one allocates nothing; the counters are read one by one, so under load they may be a
-// few commands apart.
+// hand to any goroutine. Taking one allocates nothing; the counters are
+// read one by one, so under load they may be a few commands apart.
 type Stats struct {
 	Active    int // voices in the mix now, fading ones included
 	Peak      int // most voices ever in the mix at once

@@ -19,7 +19,7 @@ var ErrInvalidTexture = errors.New("gltex: invalid texture")
 // the GL error code.
 var ErrGL = errors.New("gltex: GL error")
 
-// Format is a texel format.
+// Format is a texel format: a plain value, safe to share.
 type Format int
 
 // Formats a Manager can create.
@@ -38,7 +38,8 @@ func (f Format) gl() (internal, format uint32, bytes int, ok bool) {
 	return 0, 0, 0, false
 }
 
-// Desc configures New.
+// Desc configures New, which reads it once on the render goroutine; the
+// Staging arena it names must belong to that goroutine too.
 type Desc struct {
 	// Heap configures the slot table; its Releaser is set by New.
 	Heap descriptors.HeapDesc
@@ -121,6 +122,10 @@ func (m *Manager) Create(width, height int, f Format, pixels []byte) (descriptor
 	if err != nil {
 		return 0, err
 	}
+	// Errors left by earlier GL code would otherwise be charged to this
+	// texture and free it; the bound keeps a lost context from spinning.
+	for i := 0; i < 64 && gl.GetError() != gl.NO_ERROR; i++ {
+	}
 	var name uint32
 	gl.CreateTextures(gl.TEXTURE_2D, 1, &name)
 	gl.TextureStorage2D(name, 1, internal, int32(width), int32(height))
@@ -192,7 +197,8 @@ func (m *Manager) BeginFrame(serial uint64) error { return m.heap.BeginFrame(ser
 // returns their slots to the free list. It returns how many retired.
 func (m *Manager) Retire(completed uint64) int { return m.heap.Retire(completed) }
 
-// Stats describes the manager's textures.
+// Stats describes the manager's textures: a plain value, safe to hand to
+// any goroutine once Manager.Stats (on the render goroutine) has returned it.
 type Stats struct {
 	Heap     descriptors.Stats
 	Textures int    // GL textures alive: live plus pending slots

@@ -39,8 +39,9 @@ var Required = [...]string{
 // it (no driver in CI has it, so no test could cover it).
 const Bindless = "GL_ARB_bindless_texture"
 
-// Desc configures New. The zero value makes a hidden 64×64 window, which is
-// what tests and headless tools want.
+// Desc configures New; it is a plain value, read once. The zero value
+// makes a hidden 64×64 window, which is what tests and headless tools
+// want.
 type Desc struct {
 	Width, Height int    // 0 means 64
 	Title         string // "" means "steadyframe"
@@ -48,7 +49,8 @@ type Desc struct {
 	Debug         bool   // request a debug context
 }
 
-// Info describes the context New made.
+// Info describes the context New made: a plain value, safe to hand to any
+// goroutine.
 type Info struct {
 	Renderer, Vendor, Version, GLSL string
 	Major, Minor                    int

@@ -1,6 +1,7 @@
 package glbuf
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -9,6 +10,10 @@ import (
 	"github.com/steadyframe/steadyframe/lifetime"
 	"github.com/steadyframe/steadyframe/upload"
 )
+
+// ErrGL is returned by Map when the driver refuses to create or map the
+// buffer; the message holds the call, the size and the GL error code.
+var ErrGL = errors.New("glbuf: GL error")
 
 // Backend is an upload.Backend over one persistently mapped GL buffer.
 //
@@ -54,20 +59,22 @@ func (b *Backend) Map(size int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: glbuf backend mapped twice", upload.ErrInvalidConfig)
 	}
 	const flags = gl.MAP_WRITE_BIT | gl.MAP_PERSISTENT_BIT | gl.MAP_COHERENT_BIT
-	for gl.GetError() != gl.NO_ERROR {
-		// Clear errors left by earlier code so the checks below are ours.
+	// Clear errors left by earlier code so the checks below are ours. The
+	// bound keeps a lost context, which may report an error on every
+	// call, from spinning here for ever.
+	for i := 0; i < 64 && gl.GetError() != gl.NO_ERROR; i++ {
 	}
 	gl.CreateBuffers(1, &b.buf)
 	gl.NamedBufferStorage(b.buf, size, nil, flags)
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		b.deleteBuffer()
-		return nil, fmt.Errorf("glbuf: glNamedBufferStorage(%d bytes): GL error 0x%x", size, e)
+		return nil, fmt.Errorf("%w: glNamedBufferStorage(%d bytes): 0x%x", ErrGL, size, e)
 	}
 	p := gl.MapNamedBufferRange(b.buf, 0, size, flags)
 	if p == nil {
 		e := gl.GetError()
 		b.deleteBuffer()
-		return nil, fmt.Errorf("glbuf: glMapNamedBufferRange(%d bytes): GL error 0x%x", size, e)
+		return nil, fmt.Errorf("%w: glMapNamedBufferRange(%d bytes): 0x%x", ErrGL, size, e)
 	}
 	b.mem = unsafe.Slice((*byte)(p), size)
 	return b.mem, nil

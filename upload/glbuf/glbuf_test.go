@@ -120,3 +120,30 @@ func TestGLFramesDoNotAllocate(t *testing.T) {
 		return nil
 	})
 }
+
+// Map reports what the driver refuses as ErrGL, leaves no buffer and no
+// GL error behind, and refuses a second mapping of a backend.
+func TestMapErrors(t *testing.T) {
+	glctx.RunT(t, func(*glctx.Context) error {
+		b, err := glbuf.New()
+		if err != nil {
+			return err
+		}
+		if _, err := b.Map(0); !errors.Is(err, glbuf.ErrGL) {
+			t.Errorf("Map(0): %v, want ErrGL (glNamedBufferStorage refuses size 0)", err)
+		}
+		if b.Buffer() != 0 {
+			t.Errorf("a failed Map left buffer %d", b.Buffer())
+		}
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			t.Errorf("a failed Map left GL error 0x%x", e)
+		}
+		if _, err := b.Map(64); err != nil {
+			return err
+		}
+		if _, err := b.Map(64); !errors.Is(err, upload.ErrInvalidConfig) {
+			t.Errorf("second Map: %v, want ErrInvalidConfig", err)
+		}
+		return b.Close()
+	})
+}

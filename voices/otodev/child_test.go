@@ -3,11 +3,13 @@ package otodev
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,6 +114,12 @@ func runChild(mode string) childResult {
 // PCM with a DC marker, and lets the device run on.
 func playTone(eng *voices.Engine, res *childResult) error {
 	raw := os.Getenv(envRaw)
+	// oto allows one context per process: a second device asking for
+	// another buffer size must be refused, not handed the first one's.
+	other := New(Desc{BufferFrames: 2 * DefaultBufferFrames})
+	if err := other.Start(eng.Format(), strings.NewReader("")); !errors.Is(err, ErrFormatMismatch) {
+		return fmt.Errorf("a second device with another buffer size: %v, want ErrFormatMismatch", err)
+	}
 	f := voices.Format{Rate: 44100, Channels: 1, Encoding: voices.EncodingInt16LE}
 	pcm := sine(f, 44100, 440)
 	bank, err := eng.NewBank("tone", pcm)

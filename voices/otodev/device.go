@@ -128,7 +128,13 @@ func (d *Device) Start(f voices.Format, src io.Reader) error {
 	p.SetBufferSize(d.desc.BufferFrames * f.FrameBytes())
 	d.player.Store(p)
 	p.Play()
-	return p.Err()
+	if err := p.Err(); err != nil {
+		// oto may already be reading the player: stop it reaching the
+		// mixer, which the engine now hands to its fallback device.
+		_ = d.Close()
+		return fmt.Errorf("otodev: starting the player: %w", err)
+	}
+	return nil
 }
 
 // reader is what oto pulls: the mixer, behind the device's lock, with the
