@@ -72,8 +72,11 @@ type Manager struct {
 type releaser struct{ m *Manager }
 
 func (r *releaser) ReleaseSlot(i int) {
-	if name := r.m.names[i]; name != 0 {
-		gl.DeleteTextures(1, &name)
+	// The name is passed from the heap-held table, not a local: a local's
+	// address handed to cgo escapes, and a texture freed in a steady frame
+	// would allocate (the stress tool's guard caught exactly that).
+	if r.m.names[i] != 0 {
+		gl.DeleteTextures(1, &r.m.names[i])
 		r.m.names[i] = 0
 		r.m.deleted++
 	}
@@ -126,12 +129,13 @@ func (m *Manager) Create(width, height int, f Format, pixels []byte) (descriptor
 	// texture and free it; the bound keeps a lost context from spinning.
 	for i := 0; i < 64 && gl.GetError() != gl.NO_ERROR; i++ {
 	}
-	var name uint32
-	gl.CreateTextures(gl.TEXTURE_2D, 1, &name)
+	// Created straight into the slot's table entry: a local's address
+	// passed to cgo escapes and would allocate once per texture.
+	gl.CreateTextures(gl.TEXTURE_2D, 1, &m.names[h.Index()])
+	name := m.names[h.Index()]
 	gl.TextureStorage2D(name, 1, internal, int32(width), int32(height))
 	gl.TextureParameteri(name, gl.TEXTURE_MIN_FILTER, gl.LINEAR)
 	gl.TextureParameteri(name, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
-	m.names[h.Index()] = name
 	m.created++
 	if pixels != nil {
 		m.upload(name, width, height, format, pixels)
