@@ -1,0 +1,38 @@
+// Command demo shows how a renderer embeds steadyframe: a GLFW window
+// (OpenGL 4.5 core) with a few hundred sprites textured from the
+// descriptor heap, their vertices streamed through the upload arenas every
+// frame, sounds through voices/ on key presses and when a sprite hits a
+// wall, and an on-screen panel: descriptor live/peak/capacity as a bar
+// with the 75% and 90% warning marks, the font atlas's slots, arena use
+// per consumer (renderer, sprites, particles) and the active voices.
+//
+//	go run ./cmd/demo
+//	go run ./cmd/demo -frames 200 -auto -screenshot out.png
+//
+// Without a display (DISPLAY unset) the demo starts Xvfb itself and draws
+// with Mesa's llvmpipe, so the screenshot run works on a headless machine
+// with xvfb installed.
+//
+// Keys: Q swaps the 30 sprite textures between low and high quality (all
+// 30 slots are freed and recycled); resizing the window, or R, rebakes the
+// font atlas at a new scale (its page slots are freed and recycled, and
+// the panel shows which slots the pages now use); Space plays a sound;
+// Escape quits. -auto presses them by itself.
+//
+// # Ownership
+//
+// The main goroutine is the render goroutine, locked to the main OS thread
+// with the GL context current; it owns the upload Set, the texture manager
+// and its heap, the sprites, particles and panel. The voices engine's
+// audio goroutine owns the voices; the render goroutine reaches it only
+// through Engine.Play.
+//
+// # Lifetime
+//
+// The first frame creates the textures. Each frame retires the slots whose
+// frames have completed, writes sprites, particles and panel into their
+// arenas and draws them. At exit lifetime.Teardown runs, and logs, the
+// explicit order: voices StopAll, then the sound memory, then the audio
+// device; textures freed, frames drained, slots retired (GL textures
+// deleted), the upload buffer unmapped, and the GL context destroyed last.
+package main

@@ -1,0 +1,5 @@
+//go:build !race
+
+package font
+
+const raceEnabled = false

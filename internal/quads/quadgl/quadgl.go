@@ -1,0 +1,173 @@
+package quadgl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+
+	"github.com/steadyframe/steadyframe/internal/quads"
+)
+
+// ErrGL is returned when a shader does not compile or link, or GL reports
+// an error while building the renderer.
+var ErrGL = errors.New("quadgl: OpenGL error")
+
+const vertexShader = `#version 450 core
+layout(location = 0) in vec2 pos;
+layout(location = 1) in vec2 uv;
+layout(location = 2) in vec4 rgba;
+uniform vec2 screen;
+out vec2 vUV;
+out vec4 vColor;
+void main() {
+	vUV = uv;
+	vColor = rgba;
+	gl_Position = vec4(pos.x / screen.x * 2.0 - 1.0, 1.0 - pos.y / screen.y * 2.0, 0.0, 1.0);
+}
+`
+
+const fragmentShader = `#version 450 core
+in vec2 vUV;
+in vec4 vColor;
+layout(binding = 0) uniform sampler2D tex;
+out vec4 color;
+void main() {
+	color = texture(tex, vUV) * vColor;
+}
+`
+
+// Renderer draws quad runs from a GL buffer.
+type Renderer struct {
+	program uint32
+	vao     uint32
+	ibo     uint32
+	screen  int32
+	draws   uint64
+}
+
+// New builds the renderer for up to maxQuads quads per frame.
+func New(maxQuads int) (*Renderer, error) {
+	if maxQuads < 1 || maxQuads > quads.MaxQuads {
+		return nil, fmt.Errorf("%w: %d quads (want 1..%d)", quads.ErrInvalid, maxQuads, quads.MaxQuads)
+	}
+	prog, err := link(vertexShader, fragmentShader)
+	if err != nil {
+		return nil, err
+	}
+	r := &Renderer{program: prog, screen: gl.GetUniformLocation(prog, gl.Str("screen\x00"))}
+	idx := make([]uint16, maxQuads*6)
+	if err := quads.Indices(idx, maxQuads); err != nil {
+		gl.DeleteProgram(prog)
+		return nil, err
+	}
+	gl.CreateBuffers(1, &r.ibo)
+	gl.NamedBufferStorage(r.ibo, len(idx)*2, gl.Ptr(idx), 0)
+	gl.CreateVertexArrays(1, &r.vao)
+	gl.VertexArrayElementBuffer(r.vao, r.ibo)
+	attrib := func(loc uint32, size int32, typ uint32, norm bool, off uint32) {
+		gl.EnableVertexArrayAttrib(r.vao, loc)
+		gl.VertexArrayAttribFormat(r.vao, loc, size, typ, norm, off)
+		gl.VertexArrayAttribBinding(r.vao, loc, 0)
+	}
+	attrib(0, 2, gl.FLOAT, false, 0)
+	attrib(1, 2, gl.FLOAT, false, 8)
+	attrib(2, 4, gl.UNSIGNED_BYTE, true, 16)
+	if e := gl.GetError(); e != gl.NO_ERROR {
+		r.Release()
+		return nil, fmt.Errorf("%w: 0x%x building the quad renderer", ErrGL, e)
+	}
+	return r, nil
+}
+
+// Draw draws runs whose vertices start at offset in buffer, on a screen of
+// w×h pixels, with alpha blending. It does not allocate.
+func (r *Renderer) Draw(buffer uint32, offset int, runs []quads.Run, w, h int) {
+	if len(runs) == 0 {
+		return
+	}
+	gl.Enable(gl.BLEND)
+	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+	gl.UseProgram(r.program)
+	gl.Uniform2f(r.screen, float32(w), float32(h))
+	gl.VertexArrayVertexBuffer(r.vao, 0, buffer, offset, quads.VertexBytes)
+	gl.BindVertexArray(r.vao)
+	for _, run := range runs {
+		gl.BindTextureUnit(0, run.Texture)
+		gl.DrawElementsWithOffset(gl.TRIANGLES, int32(run.Count*6), gl.UNSIGNED_SHORT, uintptr(run.First*6*2))
+		r.draws++
+	}
+	gl.BindVertexArray(0)
+}
+
+// Draws returns the draw calls issued so far.
+func (r *Renderer) Draws() uint64 { return r.draws }
+
+// Release deletes the GL objects. It is idempotent.
+func (r *Renderer) Release() {
+	if r.vao != 0 {
+		gl.DeleteVertexArrays(1, &r.vao)
+		r.vao = 0
+	}
+	if r.ibo != 0 {
+		gl.DeleteBuffers(1, &r.ibo)
+		r.ibo = 0
+	}
+	if r.program != 0 {
+		gl.DeleteProgram(r.program)
+		r.program = 0
+	}
+}
+
+func link(vs, fs string) (uint32, error) {
+	v, err := compile(gl.VERTEX_SHADER, vs)
+	if err != nil {
+		return 0, err
+	}
+	defer gl.DeleteShader(v)
+	f, err := compile(gl.FRAGMENT_SHADER, fs)
+	if err != nil {
+		return 0, err
+	}
+	defer gl.DeleteShader(f)
+	p := gl.CreateProgram()
+	gl.AttachShader(p, v)
+	gl.AttachShader(p, f)
+	gl.LinkProgram(p)
+	var ok int32
+	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
+	if ok == gl.FALSE {
+		msg := infoLog(p, gl.GetProgramiv, gl.GetProgramInfoLog)
+		gl.DeleteProgram(p)
+		return 0, fmt.Errorf("%w: linking: %s", ErrGL, msg)
+	}
+	return p, nil
+}
+
+func compile(kind uint32, src string) (uint32, error) {
+	s := gl.CreateShader(kind)
+	csrc, free := gl.Strs(src + "\x00")
+	gl.ShaderSource(s, 1, csrc, nil)
+	free()
+	gl.CompileShader(s)
+	var ok int32
+	gl.GetShaderiv(s, gl.COMPILE_STATUS, &ok)
+	if ok == gl.FALSE {
+		msg := infoLog(s, gl.GetShaderiv, gl.GetShaderInfoLog)
+		gl.DeleteShader(s)
+		return 0, fmt.Errorf("%w: compiling: %s", ErrGL, msg)
+	}
+	return s, nil
+}
+
+func infoLog(obj uint32, iv func(uint32, uint32, *int32), get func(uint32, int32, *int32, *uint8)) string {
+	var n int32
+	iv(obj, gl.INFO_LOG_LENGTH, &n)
+	if n <= 0 {
+		return "(no log)"
+	}
+	buf := make([]byte, n)
+	get(obj, n, nil, &buf[0])
+	return strings.TrimRight(string(buf), "\x00\n")
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package quads
+
+const raceEnabled = false

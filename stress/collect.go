@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"runtime"
+	"time"
+
+	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/voices"
+)
+
+// buildReport gathers every owner's counters on the render goroutine,
+// after the workers have exited and before teardown.
+func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *report {
+	cfg := r.cfg
+	g := r.guard.Report()
+	rep := &report{
+		Config: reportConfig{
+			Workers: cfg.workers, Duration: cfg.duration.String(), Frames: cfg.frames, Headless: cfg.headless,
+			Selftest: cfg.selftest, Seed: cfg.seed, Settle: cfg.settle, PlayRate: cfg.playRate, ChurnRate: cfg.churnRate,
+			Uploads: cfg.uploadsPer, UploadBytes: cfg.uploadBytes, Sprites: cfg.sprites,
+		},
+		Backend: backend, Audio: snd.name, Wall: wall.Seconds(),
+		Frames: r.frame, SteadyFrames: g.Armed,
+		FrameP50: toMS(r.hist.Quantile(0.5)), FrameP99: toMS(r.hist.Quantile(0.99)),
+		FrameMax: toMS(r.hist.Max()), FrameMean: toMS(r.hist.Mean()),
+	}
+	var steadyAllocs uint64
+	for _, v := range g.Log {
+		steadyAllocs += v.Allocs
+	}
+	rep.Guard = guardSection{
+		Armed: g.Armed, Violations: g.Violations, Tolerated: g.Tolerated, SteadyAllocs: steadyAllocs,
+		ReportingFrames: r.gaps, ProgressAllocs: r.gapMall, GapAllocs: r.gapMall, OverheadPerFrame: toMS(g.Overhead),
+	}
+	if r.window.open && r.window.mallocs >= steadyAllocs {
+		// Everything the process allocated in the steady window that was
+		// not inside a guarded frame: the progress bar's gaps and the
+		// guard's own violation reporting.
+		rep.Guard.GapAllocs = r.window.mallocs - steadyAllocs
+	}
+	for _, s := range g.Sites {
+		rep.Guard.Sites = append(rep.Guard.Sites, fmt.Sprintf("%s (%d allocs)", s.String(), s.Allocs))
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	rep.GC = gcSection{Total: ms.NumGC, Steady: uint32(r.window.gcEnd - r.window.gcStart),
+		HeapAllocMiB: fmt.Sprintf("%.1f", float64(ms.HeapAlloc)/(1<<20))}
+
+	hs := r.heap.Stats()
+	rep.Descriptors = descSection{
+		Capacity: hs.Capacity, Live: hs.Live, Peak: hs.Peak, HighWater: hs.HighWater, PendingPeak: r.pendingPeak,
+		Warnings: hs.Warnings, Allocated: hs.Allocs, Freed: hs.Frees, Failures: hs.Refused,
+	}
+	if r.tex != nil {
+		t := r.tex
+		rep.Churn = churnSection{FontRebakes: t.rebakes, QualitySwaps: t.swaps, Levels: t.levels,
+			TexturesMade: t.made, TexturesFreed: t.freed}
+	}
+	for _, w := range r.workers {
+		rep.Churn.Requested += w.churn
+	}
+	for _, a := range r.arenas {
+		s := a.Stats()
+		rep.Upload = append(rep.Upload, arenaSection{
+			Name: s.Name, Capacity: s.Capacity, Peak: s.Peak, PeakPct: 100 * float64(s.Peak) / float64(max(s.Capacity, 1)),
+			Allocs: s.Allocs, Failures: s.Failures, FenceWaits: s.FenceWaits, FenceWait: toMS(s.WaitTime),
+		})
+	}
+	vs := snd.engine.Stats()
+	var played, refused, qfull uint64
+	for _, w := range r.workers {
+		played += w.plays
+		refused += w.playRefused
+		qfull += w.playQueueFull
+	}
+	rep.Voices = voiceSection{
+		Active: vs.Active, Peak: vs.Peak, Capacity: vs.MaxVoices, Played: played, Refused: vs.Refusals,
+		Stolen: vs.Steals, QueueFull: vs.QueueFull, Underruns: vs.Underruns, MixP99: toMS(vs.MixMax),
+	}
+	peak := r.reqs.Peak()
+	rep.Queues = []queueSection{
+		{Name: "render", Capacity: r.reqs.Cap(), Peak: &peak, Full: r.reqs.Full()},
+		{Name: "voices", Capacity: voices.DefaultQueueSize, Full: vs.QueueFull},
+	}
+	fs := r.set.Frames().Stats()
+	rep.Barriers = barrierSection{FenceWaits: fs.Waits, FenceWait: toMS(fs.WaitTime)}
+	return rep
+}
+
+// teardown runs the explicit shutdown order through lifetime.Teardown and
+// records each stage. The order is the reference's two lessons: voices stop
+// before the sound memory they read is released, and the frames drain
+// before the GL objects they may still read are deleted.
+func (o *outcome) teardown(r *renderer, gpu *gpuSide, snd *audio, logger *slog.Logger) {
+	td := lifetime.NewTeardown(logger)
+	var stopAll, drain time.Duration
+	add := func(name string, fn func() error, after ...string) {
+		if err := td.Add(name, fn, after...); err != nil {
+			o.errs = append(o.errs, err)
+		}
+	}
+	add("voices-stopall", func() error {
+		t := time.Now()
+		err := snd.stopAll()
+		stopAll = time.Since(t)
+		return err
+	})
+	add("sound-memory", snd.releaseBanks, "voices-stopall")
+	add("audio-device", snd.close, "sound-memory")
+	add("textures-free", func() error {
+		if r.tex != nil {
+			r.tex.releaseAll()
+			return r.tex.firstErr
+		}
+		return nil
+	})
+	add("frames-drain", func() error {
+		t := time.Now()
+		err := r.set.Frames().Drain()
+		drain = time.Since(t)
+		return err
+	}, "textures-free")
+	add("descriptors-retire", func() error {
+		r.tx.Retire(r.set.Frames().Completed())
+		return r.tx.Close()
+	}, "frames-drain")
+	add("upload-unmap", r.set.Close, "frames-drain")
+	if gpu.closeGL != nil {
+		add("gl-context", gpu.closeGL, "descriptors-retire", "upload-unmap")
+	}
+	for _, u := range [][2]string{
+		{"voices-stopall", "sound-memory"},
+		{"frames-drain", "descriptors-retire"},
+		{"frames-drain", "upload-unmap"},
+	} {
+		if err := td.Uses(u[0], u[1]); err != nil {
+			o.errs = append(o.errs, err)
+		}
+	}
+	if err := td.Run(); err != nil {
+		o.errs = append(o.errs, err)
+	}
+	for _, s := range td.Results() {
+		st := stageSection{Name: s.Name, Duration: toMS(s.Duration)}
+		if s.Err != nil {
+			st.Err = oneLine(s.Err)
+		}
+		o.report.Teardown = append(o.report.Teardown, st)
+	}
+	o.report.Barriers.StopAll = toMS(stopAll)
+	o.report.Barriers.Drain = toMS(drain)
+	if r.err != nil {
+		o.errs = append(o.errs, r.err)
+	}
+	if err := snd.engine.Err(); err != nil && snd.name == "oto" {
+		o.errs = append(o.errs, fmt.Errorf("stress: audio device: %w", err))
+	}
+}

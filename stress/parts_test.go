@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestHistQuantiles(t *testing.T) {
+	var h hist
+	rng := rand.New(rand.NewPCG(1, 2))
+	var all []time.Duration
+	for i := 0; i < 20000; i++ {
+		d := time.Duration(rng.ExpFloat64() * float64(2*time.Millisecond))
+		all = append(all, d)
+		h.Record(d)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	for _, q := range []float64{0.5, 0.9, 0.99} {
+		want := all[int(q*float64(len(all)-1))]
+		got := h.Quantile(q)
+		if diff := float64(got-want) / float64(want); diff > 1.0/histSub || diff < -1.0/histSub {
+			t.Errorf("q%.2f = %v, exact %v (%.1f%% off, bucket width %.1f%%)", q, got, want, 100*diff, 100.0/histSub)
+		}
+	}
+	if h.Max() != all[len(all)-1] || h.Quantile(1) != h.Max() || h.Quantile(0) != all[0] {
+		t.Errorf("max %v min %v, want %v and %v", h.Max(), h.Quantile(0), all[len(all)-1], all[0])
+	}
+	if h.Count() != uint64(len(all)) {
+		t.Errorf("count %d", h.Count())
+	}
+	h.Reset()
+	if h.Count() != 0 || h.Quantile(0.5) != 0 {
+		t.Error("Reset left data behind")
+	}
+}
+
+func TestHistIndexMonotonic(t *testing.T) {
+	prev := -1
+	for v := uint64(0); v < 1<<22; v += 1 + v/97 {
+		i := histIndex(v)
+		if i < prev || i >= histBuckets {
+			t.Fatalf("index(%d) = %d after %d", v, i, prev)
+		}
+		if lo := histLower(i); lo > v || histLower(i+1) <= v {
+			t.Fatalf("value %d outside its bucket [%d, %d)", v, lo, histLower(i+1))
+		}
+		prev = i
+	}
+}
+
+func TestSeriesHalvesKeepingPeaks(t *testing.T) {
+	s := newSeries(8)
+	for i := 0; i < 100; i++ {
+		s.Offer(sample{At: time.Duration(i) * time.Second, Live: i % 10, Pending: 100 - i})
+	}
+	got := s.Samples()
+	if len(got) > 8 || len(got) < 4 {
+		t.Fatalf("%d samples kept in a buffer of 8", len(got))
+	}
+	peak := 0
+	for _, p := range got {
+		peak = max(peak, p.Live)
+	}
+	if peak != 9 {
+		t.Errorf("the merged series lost the peak: max live %d, want 9", peak)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].At <= got[i-1].At {
+			t.Errorf("samples out of order: %v after %v", got[i].At, got[i-1].At)
+		}
+	}
+}
+
+func TestQueueManyProducers(t *testing.T) {
+	q := newQueue[request](64)
+	const producers, each = 8, 5000
+	var wg sync.WaitGroup
+	for p := 0; p < producers; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			for i := 0; i < each; {
+				if q.Push(request{worker: uint8(p), seed: uint64(i)}) {
+					i++
+				}
+			}
+		}(p)
+	}
+	next := make([]uint64, producers)
+	got := 0
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	for got < producers*each {
+		r, ok := q.Pop()
+		if !ok {
+			continue
+		}
+		if r.seed != next[r.worker] {
+			t.Fatalf("producer %d: got %d, want %d (lost, duplicated or reordered)", r.worker, r.seed, next[r.worker])
+		}
+		next[r.worker]++
+		got++
+	}
+	<-done
+	if _, ok := q.Pop(); ok {
+		t.Error("queue not empty after every value was taken")
+	}
+	if q.Full() == 0 {
+		t.Error("64 cells and 8 producers never filled the queue: Full is not counted")
+	}
+	if q.Peak() > uint64(q.Cap()) {
+		t.Errorf("peak %d above capacity %d", q.Peak(), q.Cap())
+	}
+}
+
+func TestQueueFullRefuses(t *testing.T) {
+	q := newQueue[request](3) // rounded to 4
+	for i := 0; i < 4; i++ {
+		if !q.Push(request{seed: uint64(i)}) {
+			t.Fatalf("push %d refused below capacity", i)
+		}
+	}
+	if q.Push(request{}) || q.Full() != 1 {
+		t.Errorf("a full queue accepted a value (full count %d)", q.Full())
+	}
+	if r, _ := q.Pop(); r.seed != 0 {
+		t.Errorf("first out %d, want 0", r.seed)
+	}
+}
+
+func TestFlatHandlerText(t *testing.T) {
+	var b bytes.Buffer
+	l := slog.New(newFlatHandler(&b, false)).With("run", 7)
+	l.Info("descriptor occupancy (capacity 1024)", "live", 239, "pct", 23.3, "ok", true, "wait", 1500*time.Microsecond, "name", "a b")
+	got := b.String()
+	for _, want := range []string{`level=INFO msg="descriptor occupancy (capacity 1024)"`, "run=7", "live=239", "pct=23.3", "ok=true", "wait=1.5ms", `name="a b"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("text line lacks %s:\n%s", want, got)
+		}
+	}
+	if !strings.HasPrefix(got, "time=") || !strings.HasSuffix(got, "\n") {
+		t.Errorf("malformed line %q", got)
+	}
+}
+
+func TestFlatHandlerJSON(t *testing.T) {
+	var b bytes.Buffer
+	l := slog.New(newFlatHandler(&b, true)).With("run", 7).WithGroup("g")
+	l.Warn("quote \" and\nnewline", "live", 239, "pct", 23.5, "s", "x")
+	var m map[string]any
+	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b.String())
+	}
+	if m["msg"] != "quote \" and\nnewline" || m["level"] != "WARN" || m["run"] != 7.0 || m["g.live"] != 239.0 || m["g.pct"] != 23.5 {
+		t.Errorf("decoded %v", m)
+	}
+}
+
+func TestFlatHandlerLevel(t *testing.T) {
+	var b bytes.Buffer
+	l := slog.New(newFlatHandler(&b, false))
+	l.Debug("hidden")
+	if b.Len() != 0 {
+		t.Errorf("debug line written: %q", b.String())
+	}
+}
+
+func TestPlainProgressLine(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, 400, 0, time.Second)
+	if p.needsGap() {
+		t.Fatal("a buffer is not a terminal, but the bar was chosen")
+	}
+	if p.Due(500*time.Millisecond) || !p.Due(time.Second) {
+		t.Error("Due ignores the interval")
+	}
+	p.Update(time.Second, 100, 239, 275, true)
+	if got, want := b.String(), "progress 25% frames=100 elapsed=1.0s descriptors live=239 peak=275 guard=ok\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestPlotIsWellFormedSVG(t *testing.T) {
+	var samples []sample
+	for i := 0; i < 50; i++ {
+		samples = append(samples, sample{At: time.Duration(i) * 100 * time.Millisecond, Live: 239, Pending: i % 7,
+			HighWater: 300, ArenaUsed: [arenaCount]int{i << 10, 32000, 100}})
+	}
+	var b bytes.Buffer
+	if err := writePlot(&b, samples, 1024, [arenaCount]int{4 << 20, 4 << 20, 1 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(&b)
+	lines := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("invalid SVG: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
+			lines++
+		}
+	}
+	if lines != 3+arenaCount {
+		t.Errorf("%d series plotted, want %d", lines, 3+arenaCount)
+	}
+}
+
+func TestReportText(t *testing.T) {
+	r := &report{Verdict: "PASS: no allocation in 10 steady frames", Upload: []arenaSection{{Name: "sprites"}}}
+	var b bytes.Buffer
+	r.writeText(&b)
+	for _, want := range []string{"steadyframe stress report", "verdict    PASS", "upload     sprites"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	if !r.passed() {
+		t.Error("a PASS verdict is not passed")
+	}
+}
