@@ -124,8 +124,11 @@ func TestGLRunPasses(t *testing.T) {
 	}
 	checkPassed(t, res, r, frames)
 	if raw := os.Getenv("STEADYFRAME_ALSA_RAW"); raw != "" {
-		// The null slave is unpaced: do not let the capture grow.
-		_ = os.Remove(raw)
+		// The null slave is unpaced: do not let the capture grow. Only a
+		// regular file is removed, never a device such as /dev/null.
+		if fi, err := os.Lstat(raw); err == nil && fi.Mode().IsRegular() {
+			_ = os.Remove(raw)
+		}
 	}
 }
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The main job: the stress tool. A render goroutine (real OpenGL), the audio
+# goroutine (oto) and worker goroutines hammer every manager while the
+# allocation guard and the descriptor occupancy log watch. Arguments are
+# passed to the stress tool (go run ./stress -h lists them); the default is a
+# 30-second run with 4 workers writing its report to ./stress-report.
+# Installs what it needs when run as root; otherwise prints what to install.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+trap sf_cleanup EXIT
+
+sf_require_go
+sf_install_packages
+# Without a display the window goes to Xvfb (Mesa llvmpipe).
+sf_start_display
+# Without a sound card oto's output goes to a file that is deleted at exit.
+if [ ! -e /dev/snd/controlC0 ] && [ -z "${ALSA_CONFIG_PATH:-}" ]; then
+	echo "steadyframe: no sound card; oto plays through ALSA into /dev/null" >&2
+	sf_alsa_to_file /dev/null
+fi
+
+if [ $# -eq 0 ]; then
+	set -- -workers 4 -duration 30s -report stress-report
+fi
+go run ./stress "$@"
