@@ -143,16 +143,24 @@ func TestFlatHandlerSurvivesGC(t *testing.T) {
 		t.Skip("allocation counts are not meaningful under -race")
 	}
 	st := descriptors.Stats{Capacity: 1024, Live: 239, Peak: 275, HighWater: 275}
+	// Mallocs is process-wide, and right after a GC the runtime itself
+	// sometimes allocates (a new worker thread, the scavenger), so take
+	// the fewest of five tries: an allocation of the handler's own shows
+	// in every one.
 	afterGC := func(h slog.Handler) uint64 {
 		o := newOccupancyLog(slog.New(h), 1024, time.Nanosecond, nil)
 		o.Write(time.Second, st) // warm
-		runtime.GC()
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		o.Write(2*time.Second, st)
-		runtime.ReadMemStats(&after)
-		return after.Mallocs - before.Mallocs
+		fewest := uint64(1 << 63)
+		for try := range 5 {
+			runtime.GC()
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			o.Write(time.Duration(2+try)*time.Second, st)
+			runtime.ReadMemStats(&after)
+			fewest = min(fewest, after.Mallocs-before.Mallocs)
+		}
+		return fewest
 	}
 	if n := afterGC(newFlatHandler(io.Discard, false)); n != 0 {
 		t.Errorf("flat handler: %d allocations for the first line after a GC", n)
