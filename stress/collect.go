@@ -45,7 +45,8 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	rep.GC = gcSection{Total: ms.NumGC, Steady: uint32(r.window.gcEnd - r.window.gcStart),
+	steadyGC := uint32(r.window.gcEnd - r.window.gcStart)
+	rep.GC = gcSection{Total: ms.NumGC, Steady: steadyGC, SteadyForced: min(r.window.forced, steadyGC),
 		HeapAllocMiB: fmt.Sprintf("%.1f", float64(ms.HeapAlloc)/(1<<20))}
 
 	hs := r.heap.Stats()

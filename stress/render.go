@@ -77,6 +77,7 @@ type renderer struct {
 type steadyWindow struct {
 	open              bool
 	gcStart, gcEnd    uint64
+	forced0, forced   uint32 // runtime.GC calls (the guard's site reads)
 	mallocs0, mallocs uint64
 }
 
@@ -317,7 +318,8 @@ func (r *renderer) drawSprites() (int, []quads.Run) {
 func (r *renderer) openWindow() {
 	metrics.Read(r.metrics)
 	runtime.ReadMemStats(&r.ms)
-	r.window = steadyWindow{open: true, gcStart: r.metrics[0].Value.Uint64(), mallocs0: r.ms.Mallocs}
+	r.window = steadyWindow{open: true, gcStart: r.metrics[0].Value.Uint64(), mallocs0: r.ms.Mallocs,
+		forced0: r.ms.NumForcedGC}
 }
 
 // closeWindow ends it after the last frame.
@@ -329,6 +331,7 @@ func (r *renderer) closeWindow() {
 	runtime.ReadMemStats(&r.ms)
 	r.window.gcEnd = r.metrics[0].Value.Uint64()
 	r.window.mallocs = r.ms.Mallocs - r.window.mallocs0
+	r.window.forced = r.ms.NumForcedGC - r.window.forced0
 }
 
 // reportingGap redraws the terminal progress bar between two guarded

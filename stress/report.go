@@ -77,6 +77,7 @@ type guardSection struct {
 type gcSection struct {
 	Total        uint32 `json:"cycles_total"`
 	Steady       uint32 `json:"cycles_in_steady_window"`
+	SteadyForced uint32 `json:"forced_by_guard_in_steady_window"`
 	HeapAllocMiB string `json:"heap_alloc_mib_at_end"`
 }
 
@@ -164,8 +165,8 @@ func (r *report) writeText(w io.Writer) {
 	for _, s := range g.Sites {
 		p("             site %s", s)
 	}
-	p("  gc         %d cycles in the steady window (the guard forces one per flagged or tolerated frame to read sites), %d in the whole run; heap %s MiB at end",
-		r.GC.Steady, r.GC.Total, r.GC.HeapAllocMiB)
+	p("  gc         %d cycles in the steady window: %d forced by the guard to read allocation sites after a flagged or tolerated frame, %d started by the allocator; %d in the whole run; heap %s MiB at end",
+		r.GC.Steady, r.GC.SteadyForced, r.GC.Steady-r.GC.SteadyForced, r.GC.Total, r.GC.HeapAllocMiB)
 	d := r.Descriptors
 	p("  descriptors live %d, peak %d, high-water %d of %d; pending peak %d; %d occupancy warnings; %d allocated, %d freed, %d failures",
 		d.Live, d.Peak, d.HighWater, d.Capacity, d.PendingPeak, d.Warnings, d.Allocated, d.Freed, d.Failures)
