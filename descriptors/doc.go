@@ -13,7 +13,11 @@
 // level reloads) recycles slots instead of leaking them. Occupancy (live,
 // peak, high-water, pending) is logged as a warning when it crosses 75%
 // and 90%, and optionally as a periodic line; exhaustion returns
-// ErrHeapExhausted quoting live, peak, pending and capacity.
+// ErrHeapExhausted quoting live, peak, pending and capacity. The heap
+// writes those records without allocating (a message built once, five
+// numeric attributes), so they may fire inside frames that an allocation
+// guard (lifetime.FrameGuard) watches, provided the Logger's handler does
+// not allocate either.
 //
 // The slot table holds no device types. descriptors/gltex binds it to
 // OpenGL: creating a texture (glCreateTextures, glTextureStorage2D, an

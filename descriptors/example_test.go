@@ -62,10 +62,23 @@ func ExampleHeap_Alloc_exhausted() {
 	// descriptors: heap exhausted: "ui" cannot supply 1 slot(s): live 1, peak 2, pending 1, capacity 2 (live near capacity means textures are never freed; pending high means frames are not retiring)
 }
 
-// Stats.String is the line the stress tool prints each second.
+// Stats.String is a fixed-width line for a console or a test failure. It
+// allocates the string, so code inside allocation-guarded frames uses
+// Stats.Append with a buffer it keeps instead.
 func ExampleStats_String() {
 	st := descriptors.Stats{Name: "textures", Capacity: 1024, Live: 239, Peak: 275, HighWater: 275, Recycled: 43}
 	fmt.Println(st)
 	// Output:
 	// textures   239/1024 ( 23.3%) [####................] live  239 pending    0 peak  275 high-water  275 recycled 43
+}
+
+// Stats.Append writes the same line into a buffer kept across frames,
+// without allocating once the buffer has room.
+func ExampleStats_Append() {
+	line := make([]byte, 0, 160) // kept by the overlay, reused each frame
+	st := descriptors.Stats{Name: "textures", Capacity: 1024, Live: 1000, Pending: 24, Peak: 1024, HighWater: 1024}
+	line = st.Append(line[:0])
+	fmt.Println(string(line))
+	// Output:
+	// textures  1024/1024 (100.0%) [####################] live 1000 pending   24 peak 1024 high-water 1024 recycled 0
 }

@@ -36,7 +36,11 @@ type HeapDesc struct {
 	// objects to destroy.
 	Releaser SlotReleaser
 	// Logger receives the occupancy warnings and lines; nil means
-	// slog.Default().
+	// slog.Default(). NewHeap binds the heap's name and capacity to it
+	// once (Logger.With); each record then carries pct, live, pending,
+	// peak and high_water, built without allocating. Whatever its
+	// handler allocates is the handler's: a handler that must run inside
+	// allocation-guarded frames has to avoid allocating itself.
 	Logger *slog.Logger
 	// LogInterval is how often BeginFrame logs an occupancy line; 0 turns
 	// the line off (the default, and what tests want).
@@ -129,8 +133,8 @@ func (h *Heap) Capacity() int { return len(h.gen) }
 
 // Alloc takes a slot: the most recently retired one if any, else the
 // next never-used one. It returns ErrHeapExhausted, quoting live, peak,
-// pending and capacity, when neither exists. Alloc does not allocate
-// (except to log the rare occupancy warning).
+// pending and capacity, when neither exists. Alloc does not allocate,
+// even when it logs an occupancy warning (the Logger's handler may).
 func (h *Heap) Alloc() (Handle, error) {
 	if h.closed {
 		return 0, fmt.Errorf("%w: Alloc on heap %q", ErrClosed, h.name)
@@ -290,7 +294,7 @@ func (h *Heap) free1(i int) {
 // from now on retire once that frame completes. Serials come from
 // lifetime.Frames and never decrease. With HeapDesc.LogInterval set it
 // also logs the occupancy line when the interval has passed. It does not
-// allocate unless it logs.
+// allocate, logging included (the Logger's handler may).
 func (h *Heap) BeginFrame(serial uint64) error {
 	if h.closed {
 		return fmt.Errorf("%w: BeginFrame on heap %q", ErrClosed, h.name)

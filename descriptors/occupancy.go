@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
+	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Occupancy warning levels, in percent of capacity in use (live plus
@@ -21,29 +22,42 @@ const (
 
 var warnLevels = [...]int{WarnLevel1, WarnLevel2}
 
-// occupancy holds the heap's logging state.
+// occupancy holds the heap's logging state. The warnings and the periodic
+// line run inside steady frames (Alloc, BeginFrame), where an allocation
+// guard may be armed, so everything that can be formatted ahead is
+// formatted in init and each record is built from plain numbers only.
 type occupancy struct {
-	log      *slog.Logger
+	log      *slog.Logger // the user's Logger with heap and capacity bound
 	interval time.Duration
 	now      func() time.Time
 	last     time.Time
 	armed    [len(warnLevels)]bool
+	crossed  [len(warnLevels)]string // warning messages, one per level
 	warnings uint64
 	lines    uint64
 }
 
+// occupancyMsg is the periodic line's message.
+const occupancyMsg = "descriptors: occupancy"
+
 func (o *occupancy) init(d HeapDesc) {
-	o.log = d.Logger
-	if o.log == nil {
-		o.log = slog.Default()
+	log := d.Logger
+	if log == nil {
+		log = slog.Default()
 	}
+	// The heap's name and capacity never change, so the handler gets them
+	// once, through WithAttrs, rather than in every record: that leaves
+	// the record's per-line numbers within the attributes slog.Record
+	// stores inline.
+	o.log = log.With(slog.String("heap", d.Name), slog.Int("capacity", d.Capacity))
 	o.interval = d.LogInterval
 	o.now = d.Now
 	if o.now == nil {
 		o.now = time.Now
 	}
-	for i := range o.armed {
+	for i, lvl := range warnLevels {
 		o.armed[i] = true
+		o.crossed[i] = fmt.Sprintf("descriptors: heap %q crossed %d%% occupancy", d.Name, lvl)
 	}
 }
 
@@ -58,9 +72,7 @@ func (o *occupancy) rise(h *Heap) {
 		if o.armed[i] && over(inUse, len(h.gen), lvl) {
 			o.armed[i] = false
 			o.warnings++
-			s := h.Stats()
-			o.log.LogAttrs(context.Background(), slog.LevelWarn,
-				fmt.Sprintf("descriptors: heap %q crossed %d%% occupancy", h.name, lvl), s.attrs()...)
+			o.emit(h, slog.LevelWarn, o.crossed[i])
 		}
 	}
 }
@@ -86,7 +98,38 @@ func (o *occupancy) tick(h *Heap) {
 	}
 	o.last = now
 	o.lines++
-	o.log.LogAttrs(context.Background(), slog.LevelInfo, "descriptors: occupancy", h.Stats().attrs()...)
+	o.emit(h, slog.LevelInfo, occupancyMsg)
+}
+
+// emit hands one occupancy record to the Logger without allocating on
+// this side of the handler: the level is checked first, so a level the
+// Logger drops costs one Enabled call; the message was built in init; the
+// values are numbers, which slog.Value holds without boxing; and there
+// are exactly five of them, the most a slog.Record stores inline (a sixth
+// would be appended to a heap-allocated slice on every record). Live plus
+// pending is in_use; Stats has the cumulative counters.
+func (o *occupancy) emit(h *Heap, level slog.Level, msg string) {
+	ctx := context.Background()
+	if !o.log.Enabled(ctx, level) {
+		return
+	}
+	o.log.LogAttrs(ctx, level, msg,
+		slog.Float64("pct", tenths(h.live+h.pending, len(h.gen))),
+		slog.Int("live", h.live),
+		slog.Int("pending", h.pending),
+		slog.Int("peak", h.peak),
+		slog.Int("high_water", h.highWater),
+	)
+}
+
+// tenths returns part as a percentage of whole rounded to one decimal,
+// computed in integers so that the float prints as exactly that decimal
+// (23.3, not 23.33984375).
+func tenths(part, whole int) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return float64((part*2000/whole+1)/2) / 10
 }
 
 // Stats is a snapshot of a heap's occupancy and counters: a plain value,
@@ -101,13 +144,16 @@ type Stats struct {
 	HighWater int // slots ever used; never-used slots lie above it
 	Free      int // slots Alloc can hand out now: Capacity - Live - Pending
 
-	Allocs    uint64 // slots handed out
-	Recycled  uint64 // of which came from the free list
-	Frees     uint64 // handles freed
-	Retired   uint64 // freed slots returned to the free list
-	Refused   uint64 // Alloc/AllocN calls refused with ErrHeapExhausted
-	Warnings  uint64 // occupancy warnings logged
-	LogLines  uint64 // periodic occupancy lines logged
+	Allocs   uint64 // slots handed out
+	Recycled uint64 // of which came from the free list
+	Frees    uint64 // handles freed
+	Retired  uint64 // freed slots returned to the free list
+	Refused  uint64 // Alloc/AllocN calls refused with ErrHeapExhausted
+	// Warnings counts upward crossings of WarnLevel1 and WarnLevel2, and
+	// LogLines the periodic lines that fell due, whether or not the
+	// Logger's level let the record through.
+	Warnings  uint64
+	LogLines  uint64
 	Frame     uint64 // serial from the last BeginFrame
 	FreeStack int    // retired slots waiting on the free list
 }
@@ -133,31 +179,71 @@ func (s Stats) Percent() float64 {
 	return 100 * float64(s.InUse()) / float64(s.Capacity)
 }
 
-// String formats the stats as one fixed-width line that reads well when
-// printed every second:
+// String formats the stats as one fixed-width line for a person to read
+// (a test failure, an end-of-run summary, a console refreshed once a
+// second):
 //
 //	textures  239/1024 ( 23.3%) [#####...............] live 239 pending   0 peak 275 high-water 275 recycled 43
+//
+// String allocates the string it returns, so keep it off the hot path;
+// inside guarded frames use Append with a buffer kept across frames.
 func (s Stats) String() string {
-	const width = 20
-	filled := s.InUse() * width / max(s.Capacity, 1)
-	bar := strings.Repeat("#", filled) + strings.Repeat(".", width-filled)
-	w := len(fmt.Sprint(s.Capacity))
-	return fmt.Sprintf("%-9s %*d/%d (%5.1f%%) [%s] live %*d pending %*d peak %*d high-water %*d recycled %d",
-		s.Name, w, s.InUse(), s.Capacity, s.Percent(), bar, w, s.Live, w, s.Pending, w, s.Peak, w, s.HighWater, s.Recycled)
+	var buf [160]byte
+	return string(s.Append(buf[:0]))
 }
 
-// attrs are the structured fields of the warnings and the periodic line,
-// in a fixed order so consecutive lines line up.
-func (s Stats) attrs() []slog.Attr {
-	return []slog.Attr{
-		slog.String("heap", s.Name),
-		slog.String("in_use", fmt.Sprintf("%d/%d", s.InUse(), s.Capacity)),
-		slog.String("pct", fmt.Sprintf("%.1f", s.Percent())),
-		slog.Int("live", s.Live),
-		slog.Int("pending", s.Pending),
-		slog.Int("peak", s.Peak),
-		slog.Int("high_water", s.HighWater),
-		slog.Uint64("recycled", s.Recycled),
-		slog.Uint64("frame", s.Frame),
+// barWidth is the number of cells in the occupancy bar of String.
+const barWidth = 20
+
+// Append appends the line String returns to b and returns the extended
+// slice. It allocates only when b lacks room (about 110 bytes plus the
+// name), so a caller that keeps b, reset to b[:0], across frames can draw
+// the line every frame without allocating.
+func (s Stats) Append(b []byte) []byte {
+	w := len(strconv.AppendInt(make([]byte, 0, 20), int64(s.Capacity), 10))
+	b = append(b, s.Name...)
+	b = appendSpaces(b, 9-utf8.RuneCountInString(s.Name))
+	b = append(b, ' ')
+	b = appendInt(b, s.InUse(), w)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(s.Capacity), 10)
+	b = append(b, " ("...)
+	var num [24]byte
+	pct := strconv.AppendFloat(num[:0], s.Percent(), 'f', 1, 64)
+	b = appendSpaces(b, 5-len(pct))
+	b = append(b, pct...)
+	b = append(b, "%) ["...)
+	filled := min(max(s.InUse()*barWidth/max(s.Capacity, 1), 0), barWidth)
+	for i := 0; i < barWidth; i++ {
+		c := byte('.')
+		if i < filled {
+			c = '#'
+		}
+		b = append(b, c)
 	}
+	b = append(b, "] live "...)
+	b = appendInt(b, s.Live, w)
+	b = append(b, " pending "...)
+	b = appendInt(b, s.Pending, w)
+	b = append(b, " peak "...)
+	b = appendInt(b, s.Peak, w)
+	b = append(b, " high-water "...)
+	b = appendInt(b, s.HighWater, w)
+	b = append(b, " recycled "...)
+	return strconv.AppendUint(b, s.Recycled, 10)
+}
+
+// appendInt appends v right-aligned in width columns, as %*d does.
+func appendInt(b []byte, v, width int) []byte {
+	var num [24]byte
+	d := strconv.AppendInt(num[:0], int64(v), 10)
+	b = appendSpaces(b, width-len(d))
+	return append(b, d...)
+}
+
+func appendSpaces(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return b
 }

@@ -35,7 +35,7 @@ func TestOccupancyWarningsHaveHysteresis(t *testing.T) {
 	if got := countLines(&buf, "crossed 75% occupancy"); got != 1 {
 		t.Fatalf("at 75%%: %d warnings, want 1:\n%s", got, buf.String())
 	}
-	for _, want := range []string{"level=WARN", "heap=textures", "in_use=75/100", "live=75", "pending=0", "peak=75"} {
+	for _, want := range []string{"level=WARN", "heap=textures", "capacity=100", "pct=75 ", "live=75", "pending=0", "peak=75", "high_water=75"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("warning lacks %q: %s", want, buf.String())
 		}
@@ -116,8 +116,8 @@ func TestPeriodicOccupancyLine(t *testing.T) {
 		t.Errorf("%d occupancy lines in 4 s at 1/s, want 4 or 5:\n%s", lines, buf.String())
 	}
 	last := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	want := "level=INFO msg=\"descriptors: occupancy\" heap=textures in_use=239/1024 pct=23.3 live=239 pending=0 peak=239 high_water=239 recycled=0 frame="
-	if l := last[len(last)-1]; !strings.Contains(l, want) {
+	want := "level=INFO msg=\"descriptors: occupancy\" heap=textures capacity=1024 pct=23.3 live=239 pending=0 peak=239 high_water=239\n"
+	if l := last[len(last)-1] + "\n"; !strings.Contains(l, want) {
 		t.Errorf("line\n%s\nwant it to contain\n%s", l, want)
 	}
 	if st := r.heap.Stats(); st.LogLines != uint64(lines) {

@@ -15,8 +15,9 @@ import (
 // not to allocate: the message, with the capacity in it, is formatted once
 // at start-up, and each line carries five attributes, which slog.Record
 // stores inline (a sixth would spill to the heap). The heap's own periodic
-// line (descriptors.HeapDesc.LogInterval) formats with fmt and allocates
-// on every line, so the stress tool leaves it off and logs this one.
+// line (descriptors.HeapDesc.LogInterval) is allocation-free too but
+// carries only the heap's numbers; this one adds arena use, so the stress
+// tool leaves the heap's off and logs this one.
 //
 // An occupancyLog belongs to the render goroutine.
 type occupancyLog struct {
