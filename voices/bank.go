@@ -21,6 +21,9 @@ type Bank struct {
 	readers  atomic.Int32 // voices reading mem; changed by the barrier holder
 	closing  atomic.Bool  // no new voice may start on this bank
 	released atomic.Bool
+	// errReleasing is Play's refusal once Release has begun, built with
+	// the bank so that refusing allocates nothing.
+	errReleasing error
 }
 
 // ClipDesc says where a clip lies in its bank and how to read it. The zero
@@ -100,7 +103,8 @@ func (e *Engine) NewBank(name string, mem []byte) (*Bank, error) {
 	if len(mem) == 0 {
 		return nil, fmt.Errorf("%w: bank %q is empty", ErrPCM, name)
 	}
-	return &Bank{name: name, mem: mem, engine: e}, nil
+	return &Bank{name: name, mem: mem, engine: e,
+		errReleasing: fmt.Errorf("%w: Play: bank %q is being released", ErrClosed, name)}, nil
 }
 
 // Name returns the bank's name.

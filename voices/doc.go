@@ -22,8 +22,10 @@
 // Stop, SetVolume, SetPan, SetMasterGain and SetFormatGain validate their
 // arguments and push a fixed-size command into a bounded lock-free queue
 // (many producers, one consumer) that the mixer drains at the start of
-// every block. They never block and, once warm, never allocate; a full
-// queue refuses the command with ErrQueueFull and counts it.
+// every block. They never block and, once warm, never allocate, not even
+// to refuse: a full queue refuses the command with ErrQueueFull and counts
+// it, and that error, like ErrNoVoice and ErrStaleHandle, is built before
+// it is needed.
 //
 // The only other party that may touch the voices is a StopAll (or a
 // Bank.Release) whose device has stalled: it seizes the mixer's drain

@@ -22,8 +22,12 @@ const (
 	PolicyRefuse Policy = iota
 	// PolicySteal fades out the voice with the lowest priority, oldest
 	// first, that is neither protected nor of higher priority than the new
-	// one. If there is none, the mixer drops the new voice, counts a
-	// refusal, and its handle goes stale at once.
+	// one (a victim that started in the same block, so was never heard,
+	// ends at once instead). If there is none, the mixer drops the new
+	// voice, counts a refusal, and its handle goes stale at once. The
+	// stolen voice gives its place under the caps to the new one, so the
+	// counts in Stats never pass a cap; only Stats.MixPeak counts the
+	// fading victims too.
 	PolicySteal
 )
 
@@ -101,6 +105,7 @@ type Engine struct {
 	mix     *mixer
 	barrier lifetime.Barrier
 	dev     Device
+	noVoice *formatErrors
 	log     *slog.Logger
 	epoch   time.Time
 	closed  atomic.Bool
@@ -109,9 +114,12 @@ type Engine struct {
 	// one Seize at a time is the barrier's rule.
 	reqMu sync.Mutex
 
-	// errMu guards err, the first error seen.
-	errMu sync.Mutex
-	err   error
+	// err is the first error seen, set once. It is read without a lock,
+	// and errPoll lets one caller at a time ask the device, so that Err,
+	// called from game goroutines in steady frames, never queues behind
+	// another caller (a queued waiter costs an allocation after a GC).
+	err     atomic.Pointer[error]
+	errPoll atomic.Bool
 
 	refusals   atomic.Uint64
 	stopLastNs atomic.Int64
@@ -175,6 +183,7 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	e := &Engine{format: d.Format, policy: d.Policy, log: d.Logger, epoch: time.Now()}
 	e.q = newQueue(d.QueueSize)
 	e.slots = newSlotTable(d.MaxVoices, caps, mult)
+	e.noVoice = newFormatErrors(caps, d.MaxVoices)
 	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, e.q, e.slots, &e.barrier, e.now)
 	e.dev = d.Device
 	if e.dev == nil {
@@ -199,25 +208,27 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 
 func (e *Engine) now() int64 { return int64(time.Since(e.epoch)) }
 
-func (e *Engine) setErr(err error) {
-	e.errMu.Lock()
-	if e.err == nil {
-		e.err = err
-	}
-	e.errMu.Unlock()
-}
+func (e *Engine) setErr(err error) { e.err.CompareAndSwap(nil, &err) }
 
 // Err returns the first error the engine or its device has met (a device
-// that failed to start, or died while playing), or nil.
+// that failed to start, or died while playing), or nil. It never blocks
+// and, until an error appears, allocates nothing.
 func (e *Engine) Err() error {
-	e.errMu.Lock()
-	defer e.errMu.Unlock()
-	if e.err == nil {
-		if derr := e.dev.Err(); derr != nil {
-			e.err = fmt.Errorf("voices: device: %w", derr)
-		}
+	if p := e.err.Load(); p != nil {
+		return *p
 	}
-	return e.err
+	// A caller that finds another one asking the device reports what is
+	// known so far rather than wait for it.
+	if !e.errPoll.CompareAndSwap(false, true) {
+		return nil
+	}
+	derr := e.dev.Err()
+	e.errPoll.Store(false)
+	if derr == nil {
+		return nil
+	}
+	e.setErr(fmt.Errorf("voices: device: %w", derr))
+	return *e.err.Load()
 }
 
 // Device returns the device the engine plays on (the fallback Offline
@@ -231,10 +242,12 @@ func (e *Engine) Format() Format { return e.format }
 // It checks everything it can at once (a clip of a released bank, a bad
 // volume or pan, no voice free under PolicyRefuse, a full queue) and
 // returns the error; nothing is queued then. Once the pool is warm it
-// allocates nothing. The voice starts at the mixer's next block.
+// allocates nothing, and neither does a refusal for want of a voice or
+// of queue space (ErrNoVoice, ErrQueueFull: those errors are built
+// beforehand). The voice starts at the mixer's next block.
 func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if e.closed.Load() {
-		return 0, fmt.Errorf("%w: Play", ErrClosed)
+		return 0, errsPlay.closed
 	}
 	c := clip.c
 	if c == nil {
@@ -244,7 +257,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 		return 0, fmt.Errorf("%w: clip of bank %q belongs to another engine", ErrInvalid, c.bank.name)
 	}
 	if c.bank.closing.Load() || c.bank.released.Load() {
-		return 0, fmt.Errorf("%w: Play: bank %q is being released", ErrClosed, c.bank.name)
+		return 0, c.bank.errReleasing
 	}
 	vol := d.Volume
 	if vol == 0 {
@@ -261,18 +274,17 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if !e.slots.reserve(p) {
 		if e.policy == PolicyRefuse {
 			e.refusals.Add(1)
-			return 0, fmt.Errorf("%w: %v voices %d of %d, all voices %d of %d", ErrNoVoice,
-				c.format, p.active.Load(), p.cap, e.slots.total.Load(), e.slots.cap)
+			return 0, e.noVoice.capped[c.fi]
 		}
 		flags |= cmdFlagSteal
 	}
 	slot, ok := e.slots.pop(p)
 	if !ok {
 		if flags&cmdFlagSteal == 0 {
-			e.slots.count(p, -1)
+			e.slots.unreserve(p)
 		}
 		e.refusals.Add(1)
-		return 0, fmt.Errorf("%w: %v: every slot busy or fading", ErrNoVoice, c.format)
+		return 0, e.noVoice.busy[c.fi]
 	}
 	st := &e.slots.states[slot]
 	gen := st.gen.Load()
@@ -289,9 +301,9 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 		st.live.Store(false)
 		e.slots.push(p, slot)
 		if flags&cmdFlagSteal == 0 {
-			e.slots.count(p, -1)
+			e.slots.unreserve(p)
 		}
-		return 0, fmt.Errorf("%w: Play (%d queued)", ErrQueueFull, e.q.len())
+		return 0, errsPlay.queueFull
 	}
 	return makeHandle(slot, gen), nil
 }
@@ -316,25 +328,26 @@ func (e *Engine) Playing(h Handle) bool {
 	return ok
 }
 
-// voiceCmd queues a command for h's voice.
-func (e *Engine) voiceCmd(h Handle, c command, what string) error {
+// voiceCmd queues a command for h's voice. Its refusals are prebuilt:
+// they allocate nothing.
+func (e *Engine) voiceCmd(h Handle, c command, errs *callErrors) error {
 	if e.closed.Load() {
-		return fmt.Errorf("%w: %s", ErrClosed, what)
+		return errs.closed
 	}
 	slot, ok := e.slots.liveHandle(h)
 	if !ok {
-		return fmt.Errorf("%w: %s %v", ErrStaleHandle, what, h)
+		return errs.stale
 	}
 	c.slot, c.gen = slot, h.gen()
 	if !e.q.push(&c) {
-		return fmt.Errorf("%w: %s %v", ErrQueueFull, what, h)
+		return errs.queueFull
 	}
 	return nil
 }
 
 // Stop fades h's voice out over FadeFrames and ends it.
 func (e *Engine) Stop(h Handle) error {
-	return e.voiceCmd(h, command{kind: cmdStop}, "Stop")
+	return e.voiceCmd(h, command{kind: cmdStop}, errsStop)
 }
 
 // SetVolume changes h's volume (0..4), smoothed over one block.
@@ -342,7 +355,7 @@ func (e *Engine) SetVolume(h Handle, v float32) error {
 	if err := checkVolume(v); err != nil {
 		return err
 	}
-	return e.voiceCmd(h, command{kind: cmdVolume, value: v}, "SetVolume")
+	return e.voiceCmd(h, command{kind: cmdVolume, value: v}, errsSetVolume)
 }
 
 // SetPan changes h's pan (-1..1), smoothed over one block.
@@ -350,7 +363,7 @@ func (e *Engine) SetPan(h Handle, p float32) error {
 	if err := checkPan(p); err != nil {
 		return err
 	}
-	return e.voiceCmd(h, command{kind: cmdPan, pan: p}, "SetPan")
+	return e.voiceCmd(h, command{kind: cmdPan, pan: p}, errsSetPan)
 }
 
 // SetMasterGain sets the gain (0..4) applied to the whole mix before the
@@ -359,7 +372,7 @@ func (e *Engine) SetMasterGain(g float32) error {
 	if err := checkVolume(g); err != nil {
 		return err
 	}
-	return e.ctlCmd(command{kind: cmdMaster, value: g}, "SetMasterGain")
+	return e.ctlCmd(command{kind: cmdMaster, value: g}, errsSetMasterGain)
 }
 
 // SetFormatGain sets the gain (0..4) of every voice whose source has
@@ -371,15 +384,15 @@ func (e *Engine) SetFormatGain(f Format, g float32) error {
 	if err := checkVolume(g); err != nil {
 		return err
 	}
-	return e.ctlCmd(command{kind: cmdFormatGain, slot: uint32(f.index()), value: g}, "SetFormatGain")
+	return e.ctlCmd(command{kind: cmdFormatGain, slot: uint32(f.index()), value: g}, errsSetFormatGain)
 }
 
-func (e *Engine) ctlCmd(c command, what string) error {
+func (e *Engine) ctlCmd(c command, errs *callErrors) error {
 	if e.closed.Load() {
-		return fmt.Errorf("%w: %s", ErrClosed, what)
+		return errs.closed
 	}
 	if !e.q.push(&c) {
-		return fmt.Errorf("%w: %s", ErrQueueFull, what)
+		return errs.queueFull
 	}
 	return nil
 }

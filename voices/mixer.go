@@ -33,6 +33,7 @@ type mixer struct {
 	master     float32
 	masterCur  float32
 	order      uint64
+	blockOrder uint64 // order at the start of the block: later voices have not been heard yet
 	stopSeen   uint64 // the last stopMark acted on
 
 	// Owned by the audio goroutine (outside the barrier).
@@ -46,8 +47,8 @@ type mixer struct {
 	stopMark atomic.Uint64
 
 	blocks     atomic.Uint64
-	peak       atomic.Int32
-	activeNow  atomic.Int32
+	mixPeak    atomic.Int32 // most voices rendered in one block, fading ones included
+	activeNow  atomic.Int32 // voices left in the mix at the end of the last block
 	steals     atomic.Uint64
 	refusals   atomic.Uint64
 	mixLastNs  atomic.Int64
@@ -116,12 +117,21 @@ func (m *mixer) renderBlock() {
 			m.startFade(&m.voices[s])
 		}
 	}
+	m.blockOrder = m.order
 	m.drain()
 	clear(m.mix)
+	var mixed int32
 	for _, s := range m.active {
 		v := &m.voices[s]
+		if v.ended {
+			continue // stolen in this block before it was ever heard
+		}
+		mixed++
 		g := v.volume * m.formatGain[v.pool.fi]
 		v.render(m.mix, m.scratch, v.panL*g, v.panR*g)
+	}
+	if mixed > m.mixPeak.Load() {
+		m.mixPeak.Store(mixed)
 	}
 	m.encode()
 	m.reap()
@@ -241,17 +251,9 @@ func (m *mixer) play(c *command) {
 		m.refuse(v, c.slot, !steal)
 		return
 	}
-	if steal {
-		victim := m.victim(v.pool, c.priority)
-		if victim == nil {
-			m.refuse(v, c.slot, false)
-			return
-		}
-		m.startFade(victim)
-		victim.counted = false
-		m.slots.count(victim.pool, -1)
-		m.slots.count(v.pool, 1)
-		m.steals.Add(1)
+	if steal && !m.take(v.pool, c.priority) {
+		m.refuse(v, c.slot, false)
+		return
 	}
 	cs := c.clip
 	*v = voice{
@@ -271,27 +273,61 @@ func (m *mixer) play(c *command) {
 	bank.readers.Add(1)
 	m.slots.states[c.slot].bank.Store(bank)
 	m.active = append(m.active, c.slot)
-	if n := int32(len(m.active)); n > m.peak.Load() {
-		m.peak.Store(n)
-	}
-	m.activeNow.Store(int32(len(m.active)))
 }
 
 // refuse hands a reserved slot back and counts the refusal.
 func (m *mixer) refuse(v *voice, slot uint32, counted bool) {
 	if counted {
-		m.slots.count(v.pool, -1)
+		m.slots.unreserve(v.pool)
 	}
 	m.refusals.Add(1)
 	m.slots.retire(v.pool, slot)
 }
 
+// take finds a place under the caps for a new voice of pool p with
+// priority prio, whose Play found none: a place freed since, or one
+// stolen. It reports false if no voice may be stolen.
+//
+// Every count that rises is checked against its cap, so a steal can never
+// push a count (or a peak) past one, even while producers reserve places
+// concurrently: with a place under p's own cap, the victim (of any
+// format) gives up its format place and hands its place in the total to
+// the new voice; without one, the victim must be of p's format and hands
+// over both.
+func (m *mixer) take(p *formatPool, prio int16) bool {
+	if m.slots.reserve(p) {
+		return true // a voice ended after Play was refused a place
+	}
+	mine, own := p.reserveFormat()
+	victim := m.victim(p, prio, !own)
+	if victim == nil {
+		if own {
+			p.active.Add(-1)
+		}
+		return false
+	}
+	if own {
+		raisePeak(&p.peak, mine)
+		victim.pool.active.Add(-1)
+	}
+	victim.counted = false
+	if victim.order >= m.blockOrder {
+		// Started in this block's drain and never rendered: nothing to
+		// fade, and nothing to mix.
+		victim.ended = true
+	} else {
+		m.startFade(victim)
+	}
+	m.steals.Add(1)
+	return true
+}
+
 // victim picks the voice to steal for a new voice of pool p with priority
 // prio: never a protected or already fading voice, never one of higher
-// priority; the lowest priority first, then the oldest. When p is at its
-// own cap the victim must share p's format, since only that frees a place.
-func (m *mixer) victim(p *formatPool, prio int16) *voice {
-	sameFormat := p.active.Load() >= p.cap
+// priority; the lowest priority first, then the oldest. With sameFormat
+// (p is at its own cap) the victim must share p's format, since only that
+// frees a place.
+func (m *mixer) victim(p *formatPool, prio int16, sameFormat bool) *voice {
 	var best *voice
 	for _, s := range m.active {
 		v := &m.voices[s]
@@ -324,7 +360,7 @@ func (m *mixer) reap() {
 func (m *mixer) endVoice(v *voice, s uint32) {
 	v.clip.bank.readers.Add(-1)
 	if v.counted {
-		m.slots.count(v.pool, -1)
+		m.slots.unreserve(v.pool)
 	}
 	*v = voice{pool: v.pool, kind: v.kind, step: v.step, mono: v.mono}
 	m.slots.retire(v.pool, s)

@@ -85,13 +85,17 @@ type Offline struct {
 	// Close returns.
 	pullMu sync.Mutex
 
-	// mu guards err and the started/closed state.
+	// err is the first error writing to the Sink, set once; Err reads it
+	// without a lock, so that polling it never queues a waiter.
+	err atomic.Pointer[error]
+
+	// mu guards the started/closed state.
 	mu      sync.Mutex
-	err     error
 	started bool
 	closed  bool
-	stop    chan struct{}
-	done    chan struct{}
+	// stopping asks the real-time loop to end; done is closed when it has.
+	stopping atomic.Bool
+	done     chan struct{}
 }
 
 // NewOffline returns an Offline device.
@@ -114,24 +118,36 @@ func (o *Offline) Start(f Format, src io.Reader) error {
 	}
 	o.started, o.format, o.src = true, f, src
 	if o.desc.RealTime {
-		o.stop, o.done = make(chan struct{}), make(chan struct{})
+		o.done = make(chan struct{})
 		go o.run()
 	}
 	return nil
 }
 
-// run pulls one block per block duration until Close.
+// stopPoll is the longest the real-time loop sleeps before it looks at
+// its stop flag again: it bounds Close's wait, whatever the block period.
+const stopPoll = 5 * time.Millisecond
+
+// run pulls one block per block duration until Close. It parks only in
+// time.Sleep, which reuses the goroutine's own timer: a select on a ticker
+// and a stop channel would park on sudogs, which the runtime allocates
+// anew once a GC has emptied its cache, so the loop would allocate in
+// steady state.
 func (o *Offline) run() {
 	defer close(o.done)
 	buf := make([]byte, o.desc.BlockFrames*o.format.FrameBytes())
 	period := o.format.Duration(o.desc.BlockFrames)
-	t := time.NewTicker(period)
-	defer t.Stop()
+	next := time.Now()
 	for {
-		select {
-		case <-o.stop:
+		next = next.Add(period)
+		if !o.sleepUntil(next) {
 			return
-		case <-t.C:
+		}
+		if time.Since(next) > period {
+			// Behind by more than a block (the process was stopped or
+			// starved): skip the missed blocks, as a Ticker drops ticks,
+			// rather than render a burst.
+			next = time.Now()
 		}
 		n, _ := o.pull(buf)
 		if o.desc.Sink != nil {
@@ -143,6 +159,19 @@ func (o *Offline) run() {
 	}
 }
 
+// sleepUntil sleeps until t, in naps of at most stopPoll, and reports
+// false as soon as Close has asked the loop to stop.
+func (o *Offline) sleepUntil(t time.Time) bool {
+	for !o.stopping.Load() {
+		d := time.Until(t)
+		if d <= 0 {
+			return true
+		}
+		time.Sleep(min(d, stopPoll))
+	}
+	return false
+}
+
 func (o *Offline) pull(p []byte) (int, error) {
 	n, err := io.ReadFull(o.src, p)
 	o.reads.Add(1)
@@ -150,13 +179,7 @@ func (o *Offline) pull(p []byte) (int, error) {
 	return n, err
 }
 
-func (o *Offline) setErr(err error) {
-	o.mu.Lock()
-	if o.err == nil {
-		o.err = err
-	}
-	o.mu.Unlock()
-}
+func (o *Offline) setErr(err error) { o.err.CompareAndSwap(nil, &err) }
 
 // Render pulls len(p) bytes of device frames from the mixer into p,
 // advancing the simulated clock; p should hold whole frames.
@@ -183,15 +206,18 @@ func (o *Offline) Stats() DeviceStats {
 	return DeviceStats{Name: "offline", Reads: o.reads.Load()}
 }
 
-// Err returns the first error writing to the Sink.
+// Err returns the first error writing to the Sink. It never blocks.
 func (o *Offline) Err() error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.err
+	if p := o.err.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // Close stops a real-time device's goroutine, or waits out a manual
-// Render in progress, so the mixer is not read after Close returns.
+// Render in progress, so the mixer is not read after Close returns. A
+// real-time loop notices within stopPoll (or once its pull in progress
+// returns), whatever the block period.
 func (o *Offline) Close() error {
 	// A manual Render holds pullMu for its whole pull: taking it waits
 	// that Render out, and every later one sees closed.
@@ -203,10 +229,10 @@ func (o *Offline) Close() error {
 		return nil
 	}
 	o.closed = true
-	stop, done := o.stop, o.done
+	done := o.done
 	o.mu.Unlock()
-	if stop != nil {
-		close(stop)
+	if done != nil {
+		o.stopping.Store(true)
 		<-done
 	}
 	return nil

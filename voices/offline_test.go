@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -119,3 +120,37 @@ func TestOfflineRealTime(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestOfflineClosePrompt checks that Close stops a real-time device
+// without waiting out its block period (here 47 s).
+func TestOfflineClosePrompt(t *testing.T) {
+	f := Format{Rate: 22050, Channels: 1, Encoding: EncodingInt16LE}
+	dev := NewOffline(OfflineDesc{RealTime: true, BlockFrames: 1 << 20})
+	var reads atomic.Int64
+	src := readerFunc(func(p []byte) (int, error) {
+		reads.Add(1)
+		clear(p)
+		return len(p), nil
+	})
+	if err := dev.Start(f, src); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond) // the loop is asleep in its first period
+	closed := make(chan error, 1)
+	go func() { closed <- dev.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waited more than 5 s for a device with a 47 s block period")
+	}
+	if n := reads.Load(); n != 0 {
+		t.Fatalf("%d reads before the first period ended", n)
+	}
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }

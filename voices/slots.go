@@ -59,6 +59,7 @@ type slotTable struct {
 	states []slotState
 	pools  [NumFormats]formatPool
 	total  atomic.Int32 // voices counted against the total cap
+	peak   atomic.Int32 // most voices counted against the total cap at once
 	cap    int32
 }
 
@@ -88,18 +89,15 @@ func newSlotTable(total int, caps [NumFormats]int, mult int) *slotTable {
 }
 
 // reserve counts one voice against the total and format caps, or returns
-// false leaving both unchanged.
+// false leaving both unchanged. Every count that rises goes through a
+// compare-and-swap against its cap, so no count, and so no peak, can ever
+// pass its cap, however producers and the mixer interleave; and a peak is
+// raised only once the whole reservation holds, so refused attempts do
+// not inflate it.
 func (t *slotTable) reserve(p *formatPool) bool {
-	var mine int32
-	for {
-		n := p.active.Load()
-		if n >= p.cap {
-			return false
-		}
-		if p.active.CompareAndSwap(n, n+1) {
-			mine = n + 1
-			break
-		}
+	mine, ok := p.reserveFormat()
+	if !ok {
+		return false
 	}
 	for {
 		n := t.total.Load()
@@ -108,29 +106,44 @@ func (t *slotTable) reserve(p *formatPool) bool {
 			return false
 		}
 		if t.total.CompareAndSwap(n, n+1) {
-			p.raisePeak(mine)
+			raisePeak(&t.peak, n+1)
+			raisePeak(&p.peak, mine)
 			return true
 		}
 	}
 }
 
-// raisePeak records n voices of p at once if that is a new peak.
-func (p *formatPool) raisePeak(n int32) {
+// reserveFormat counts one voice against p's cap only, and returns p's
+// count with it, or false. It leaves the peak to its caller, which raises
+// it once the voice is sure to play. The mixer uses it alone when a steal
+// hands the victim's place in the total to a voice of another format.
+func (p *formatPool) reserveFormat() (int32, bool) {
 	for {
-		pk := p.peak.Load()
-		if n <= pk || p.peak.CompareAndSwap(pk, n) {
-			return
+		n := p.active.Load()
+		if n >= p.cap {
+			return 0, false
+		}
+		if p.active.CompareAndSwap(n, n+1) {
+			return n + 1, true
 		}
 	}
 }
 
-// count adds delta voices to p's and the total counts without checking
-// caps; the mixer uses it when a steal moves a count from one voice to
-// another.
-func (t *slotTable) count(p *formatPool, delta int32) {
-	n := p.active.Add(delta)
-	t.total.Add(delta)
-	p.raisePeak(n)
+// unreserve gives back a place reserve took: the voice was refused, or
+// has ended.
+func (t *slotTable) unreserve(p *formatPool) {
+	p.active.Add(-1)
+	t.total.Add(-1)
+}
+
+// raisePeak records n in peak if that is a new peak.
+func raisePeak(peak *atomic.Int32, n int32) {
+	for {
+		pk := peak.Load()
+		if n <= pk || peak.CompareAndSwap(pk, n) {
+			return
+		}
+	}
 }
 
 // pop takes a free slot of p.

@@ -11,7 +11,7 @@ import (
 type FormatStats struct {
 	Format Format
 	Active int // voices counted against this format's cap now
-	Peak   int
+	Peak   int // most voices counted against this format's cap at once; never above Cap
 	Cap    int
 }
 
@@ -19,11 +19,16 @@ type FormatStats struct {
 // hand to any goroutine. Taking one allocates nothing; the counters are
 // read one by one, so under load they may be a few commands apart.
 type Stats struct {
-	Active    int // voices in the mix now, fading ones included
-	Peak      int // most voices ever in the mix at once
-	Counted   int // voices counted against the total cap
+	Active    int // voices left in the mix at the end of the last block; at most MaxVoices
+	Peak      int // most voices counted against MaxVoices at once (playing, or queued to start); never above it
+	Counted   int // voices counted against MaxVoices now: playing, or queued to start
 	MaxVoices int
-	Formats   [NumFormats]FormatStats // in a fixed order: rate, then channels, then encoding
+	// MixPeak is the most voices rendered in one block, counting stolen
+	// voices during their fade-out: the mixer's heaviest block. It may
+	// pass MaxVoices under PolicySteal (stolen voices fade while their
+	// replacements play), never 2×MaxVoices.
+	MixPeak int
+	Formats [NumFormats]FormatStats // in a fixed order: rate, then channels, then encoding
 
 	Refusals  uint64 // Plays refused: no voice, a steal with no victim, a bank being released, or cancelled by StopAll
 	Steals    uint64
@@ -47,8 +52,9 @@ type Stats struct {
 func (e *Engine) Stats() Stats {
 	m := e.mix
 	s := Stats{
-		Active: int(m.activeNow.Load()), Peak: int(m.peak.Load()),
+		Active: int(m.activeNow.Load()), Peak: int(e.slots.peak.Load()),
 		Counted: int(e.slots.total.Load()), MaxVoices: int(e.slots.cap),
+		MixPeak:   int(m.mixPeak.Load()),
 		Refusals:  e.refusals.Load() + m.refusals.Load(),
 		Steals:    m.steals.Load(),
 		QueueFull: e.q.full.Load(),

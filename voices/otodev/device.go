@@ -169,15 +169,15 @@ func (d *Device) Stats() voices.DeviceStats {
 	}
 }
 
-// Err returns the oto context's or the player's error.
+// Err returns the oto context's error (a sound card that failed or
+// died). It does not ask the player: oto sets a player's error only when
+// its reader fails, and the mixer never does (Start checks the player
+// once); asking would take the player's lock, which oto's audio thread
+// holds while it mixes, so a game goroutine polling Err would queue
+// behind the audio thread.
 func (d *Device) Err() error {
 	if d.ctx != nil {
-		if err := d.ctx.Err(); err != nil {
-			return err
-		}
-	}
-	if p := d.player.Load(); p != nil {
-		return p.Err()
+		return d.ctx.Err()
 	}
 	return nil
 }
