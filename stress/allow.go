@@ -16,21 +16,12 @@ var otoAllow = lifetime.Allow{
 	Reason: "oto's mux refills its sync.Pool read buffers after a GC empties them (third-party; bounded by GC count)",
 }
 
-// offlineAllow tolerates the allocations the runtime makes on behalf of
-// the offline device's pull loop, which parks in a select on its ticker:
-// the runtime's sudog and timer caches are refilled after a GC empties
-// them. The match covers only allocations whose innermost non-runtime
-// frame is the loop itself; the mixer it calls stays guarded. It is listed
-// in the report as a gap for voices/ (a sleep-paced loop would need none).
-var offlineAllow = lifetime.Allow{
-	Site:   "github.com/steadyframe/steadyframe/voices.(*Offline).run",
-	Reason: "runtime refills its sudog/timer cache for the offline device's select after a GC (bounded by GC count)",
-}
-
-// guardAllow is the allowlist for the device the run uses.
+// guardAllow is the allowlist for the device the run uses. The offline
+// device needs none: its pull loop sleeps rather than selecting, so it
+// allocates nothing even after a GC.
 func guardAllow(snd *audio) []lifetime.Allow {
 	if snd.offline {
-		return []lifetime.Allow{offlineAllow}
+		return nil
 	}
 	return []lifetime.Allow{otoAllow}
 }
