@@ -1,6 +1,7 @@
-// Package descriptors manages a fixed table of texture-descriptor slots
-// (1024 by default) with generational handles, deferred reuse and
-// occupancy reporting.
+// Package descriptors manages a table of texture-descriptor slots (1024
+// by default) with generational handles, deferred reuse and occupancy
+// reporting. The table never grows silently; Grow lifts the ceiling
+// explicitly.
 //
 // A Heap hands out Handles (slot index plus generation; the zero Handle is
 // never valid). Every call checks the handle, so a texture used after it
@@ -18,6 +19,18 @@
 // numeric attributes), so they may fire inside frames that an allocation
 // guard (lifetime.FrameGuard) watches, provided the Logger's handler does
 // not allocate either.
+//
+// # Growing the heap
+//
+// A full heap is an error, never a reallocation: Alloc returns
+// ErrHeapExhausted and the capacity stays where it was. Heap.Grow (and
+// gltex.Manager.Grow, which grows the GL texture table with it) raises the
+// capacity when the owner decides to, up to MaxCapacity. Handles hold a
+// slot index and a generation, never an address, so every handle stays
+// valid across Grow with the same index; slots waiting to retire still
+// retire after their frames; the 75% and 90% warnings are measured against
+// the new capacity. Grow allocates and logs at Info, so call it at load
+// time or at a deliberate point, not in steady frames.
 //
 // The slot table holds no device types. descriptors/gltex binds it to
 // OpenGL: creating a texture (glCreateTextures, glTextureStorage2D, an

@@ -19,6 +19,10 @@ var (
 	ErrStaleHandle = errors.New("descriptors: stale handle")
 	// ErrInvalidConfig is returned by NewHeap given impossible settings.
 	ErrInvalidConfig = errors.New("descriptors: invalid configuration")
+	// ErrInvalidCapacity is returned by Heap.Grow for a capacity that is
+	// not above the current one (a heap never shrinks) or is above
+	// MaxCapacity; the heap is left as it was.
+	ErrInvalidCapacity = errors.New("descriptors: invalid capacity")
 	// ErrClosed is returned by every call after Close.
 	ErrClosed = errors.New("descriptors: closed")
 	// ErrInUse is returned by Close while slots are live or waiting to

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/lifetime"
@@ -60,6 +61,40 @@ func ExampleHeap_Alloc_exhausted() {
 	fmt.Println(err)
 	// Output:
 	// descriptors: heap exhausted: "ui" cannot supply 1 slot(s): live 1, peak 2, pending 1, capacity 2 (live near capacity means textures are never freed; pending high means frames are not retiring)
+}
+
+// Grow lifts the ceiling when the owner decides to, at load time: handles
+// keep their slots, the new slots lie above the high-water mark, and the
+// change is logged with the numbers that justified it. At 2 of 4 slots the
+// warnings are re-armed, so reaching 75% of the grown heap warns again.
+func ExampleHeap_Grow() {
+	log := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{} // keep the output stable
+			}
+			return a
+		},
+	}))
+	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Capacity: 2, Name: "ui", Logger: log})
+	a, _ := heap.Alloc()
+	_, _ = heap.Alloc()
+	err := heap.Grow(2)
+	fmt.Println(errors.Is(err, descriptors.ErrInvalidCapacity))
+	if err := heap.Grow(4); err != nil {
+		fmt.Println(err)
+	}
+	c, _ := heap.Alloc()
+	fmt.Println("slot", a.Index(), "still valid:", heap.Valid(a), "- new texture in slot", c.Index())
+	fmt.Println(heap.Stats())
+	// Output:
+	// level=WARN msg="descriptors: heap \"ui\" crossed 75% occupancy" heap=ui capacity=2 pct=100 live=2 pending=0 peak=2 high_water=2
+	// level=WARN msg="descriptors: heap \"ui\" crossed 90% occupancy" heap=ui capacity=2 pct=100 live=2 pending=0 peak=2 high_water=2
+	// true
+	// level=INFO msg="descriptors: heap grown" heap=ui old_capacity=2 capacity=4 live=2 pending=0 peak=2 high_water=2
+	// level=WARN msg="descriptors: heap \"ui\" crossed 75% occupancy" heap=ui capacity=4 pct=75 live=3 pending=0 peak=3 high_water=3
+	// slot 0 still valid: true - new texture in slot 2
+	// ui        3/4 ( 75.0%) [###############.....] live 3 pending 0 peak 3 high-water 3 recycled 0
 }
 
 // Stats.String is a fixed-width line for a console or a test failure. It

@@ -5,7 +5,7 @@ import "fmt"
 // Handle names one slot of a Heap: the slot index in the low 32 bits and
 // the slot's generation in the high 32. Generations start at 1, so the
 // zero Handle is never valid and means "no texture". A handle is a value,
-// never a pointer, so a heap could move or grow its storage without
+// never a pointer, so Heap.Grow can move the heap's storage without
 // handles dangling.
 //
 // A Handle is a plain value, safe to copy and pass between goroutines;

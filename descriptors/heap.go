@@ -12,7 +12,9 @@ import (
 // the size of a typical shader-visible descriptor heap.
 const DefaultCapacity = 1024
 
-// MaxCapacity bounds HeapDesc.Capacity so a slot index fits a handle.
+// MaxCapacity bounds HeapDesc.Capacity and Grow: 16,777,216 slots, far
+// below what a handle's 32-bit index could name, and already 512 MiB of
+// retirement queue, so a capacity past it is a mistake, not a need.
 const MaxCapacity = 1 << 24
 
 // SlotReleaser destroys the device object behind a slot (for GL,
@@ -30,7 +32,7 @@ type HeapDesc struct {
 	// Name appears in logs, errors and Stats; "" means "textures".
 	Name string
 	// Capacity is the number of slots; 0 means DefaultCapacity. The heap
-	// never grows.
+	// never grows by itself: only an explicit Heap.Grow raises it.
 	Capacity int
 	// Releaser is told when a freed slot retires; nil means no device
 	// objects to destroy.
@@ -58,12 +60,13 @@ const (
 	slotMarked                   // live, and already seen in the batch FreeN is checking
 )
 
-// Heap is a fixed-capacity table of descriptor slots with generational
-// handles. Free does not make a slot reusable at once: the slot retires
-// through a lifetime.Deferred queue and becomes free only when every frame
-// that could still reference it has completed (Retire). Retired slots are
-// reused last-in first-out before the high-water mark is bumped, so the
-// heap bounds the live texture count, not the number ever created.
+// Heap is a table of descriptor slots with generational handles, fixed in
+// size until the owner calls Grow. Free does not make a slot reusable at
+// once: the slot retires through a lifetime.Deferred queue and becomes
+// free only when every frame that could still reference it has completed
+// (Retire). Retired slots are reused last-in first-out before the
+// high-water mark is bumped, so the heap bounds the live texture count,
+// not the number ever created.
 //
 // The slot table holds no device types; a backend (descriptors/gltex for
 // OpenGL) keeps its objects in its own arrays indexed by slot and learns
@@ -78,7 +81,10 @@ type Heap struct {
 	free     []int32 // retired slots; the top is reused first
 	releaser SlotReleaser
 	deferred *lifetime.Deferred
-	retire   retirer
+	// older holds the queues Grow replaced while they still held slots
+	// freed before it, oldest first; Retire drains them before deferred.
+	older  []*lifetime.Deferred
+	retire retirer
 
 	highWater, live, pending, peak int
 	serial                         uint64 // frame Free schedules against
@@ -315,7 +321,24 @@ func (h *Heap) Retire(completed uint64) int {
 	if h.closed {
 		return 0
 	}
-	n := h.deferred.Run(completed)
+	n := 0
+	for len(h.older) > 0 {
+		q := h.older[0]
+		n += q.Run(completed)
+		if q.Pending() > 0 {
+			break
+		}
+		_ = q.Close() // empty, so Close cannot fail
+		h.older[0] = nil
+		h.older = h.older[1:]
+	}
+	// A queue Grow replaced holds only slots freed before everything in
+	// the newer queues, in frames no later than theirs: while it still
+	// waits, nothing behind it can retire, and retirement stays in the
+	// order slots were freed.
+	if len(h.older) == 0 {
+		n += h.deferred.Run(completed)
+	}
 	if n > 0 {
 		h.occupancy.fall(h)
 	}
@@ -335,6 +358,61 @@ func (h *Heap) retireSlot(i int) {
 	h.retired++
 }
 
+// Grow raises the heap's capacity to capacity slots. It is the only way
+// the capacity changes: the heap never grows by itself, and Alloc answers
+// a full heap with ErrHeapExhausted whatever the headroom Grow could add.
+//
+// Every handle stays valid with the same index and generation; slots
+// waiting to retire keep waiting and retire, in the order they were freed,
+// once their frames complete; retired slots keep their last-in first-out
+// order and are still reused before the high-water mark rises into the new
+// slots. The 75% and 90% warnings are measured against the new capacity,
+// and a level the growth takes occupancy clearly below (Hysteresis) is
+// re-armed. Grow logs the change at Info with the old and new capacity and
+// the current live, pending and peak counts.
+//
+// Grow allocates new slot arrays and a new retirement queue, so it belongs
+// to load time or to an explicit decision (a level that needs more
+// textures), never to a steady frame. Call it on the owner goroutine,
+// between frames or inside one. A capacity not above the current one, or
+// above MaxCapacity, returns ErrInvalidCapacity and changes nothing.
+func (h *Heap) Grow(capacity int) error {
+	if h.closed {
+		return fmt.Errorf("%w: Grow on heap %q", ErrClosed, h.name)
+	}
+	old := len(h.gen)
+	switch {
+	case capacity <= old:
+		return fmt.Errorf("%w: Grow(%d) on heap %q of %d slots (a heap never shrinks; want %d..%d)",
+			ErrInvalidCapacity, capacity, h.name, old, old+1, MaxCapacity)
+	case capacity > MaxCapacity:
+		return fmt.Errorf("%w: Grow(%d) on heap %q is above MaxCapacity %d",
+			ErrInvalidCapacity, capacity, h.name, MaxCapacity)
+	}
+	// The new queue is as large as the new heap, so Free still cannot
+	// find it full. The old one keeps the slots already scheduled on it:
+	// moving them would mean running their Release early.
+	deferred, err := lifetime.NewDeferred(capacity)
+	if err != nil {
+		return fmt.Errorf("%w: Grow(%d) on heap %q: %w", ErrInvalidCapacity, capacity, h.name, err)
+	}
+	gen := make([]uint32, capacity)
+	copy(gen, h.gen)
+	state := make([]slotState, capacity) // new slots start slotFree, above the high-water mark
+	copy(state, h.state)
+	free := make([]int32, len(h.free), capacity) // same order: the top is still reused first
+	copy(free, h.free)
+	h.gen, h.state, h.free = gen, state, free
+	if h.deferred.Pending() > 0 {
+		h.older = append(h.older, h.deferred)
+	} else {
+		_ = h.deferred.Close() // empty, so Close cannot fail
+	}
+	h.deferred = deferred
+	h.occupancy.grown(h, old)
+	return nil
+}
+
 // Close ends the heap. It fails with ErrInUse, changing nothing, while
 // slots are live or pending: free them, drain the frames and Retire first,
 // so every device object has been released. Close is idempotent.
@@ -346,5 +424,9 @@ func (h *Heap) Close() error {
 		return fmt.Errorf("%w: heap %q has %d live and %d pending slots", ErrInUse, h.name, h.live, h.pending)
 	}
 	h.closed = true
+	for _, q := range h.older { // Retire drops each queue it empties; kept for safety
+		_ = q.Close()
+	}
+	h.older = nil
 	return h.deferred.Close()
 }

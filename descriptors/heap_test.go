@@ -357,7 +357,7 @@ func TestReleaserRunsAtRetirement(t *testing.T) {
 
 func TestErrorsArePrefixedAndDistinct(t *testing.T) {
 	errs := []error{descriptors.ErrHeapExhausted, descriptors.ErrInvalidHandle, descriptors.ErrStaleHandle,
-		descriptors.ErrInvalidConfig, descriptors.ErrClosed, descriptors.ErrInUse}
+		descriptors.ErrInvalidConfig, descriptors.ErrClosed, descriptors.ErrInUse, descriptors.ErrInvalidCapacity}
 	for i, a := range errs {
 		if !strings.HasPrefix(a.Error(), "descriptors: ") {
 			t.Errorf("%q lacks the package prefix", a)

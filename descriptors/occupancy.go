@@ -27,7 +27,9 @@ var warnLevels = [...]int{WarnLevel1, WarnLevel2}
 // guard may be armed, so everything that can be formatted ahead is
 // formatted in init and each record is built from plain numbers only.
 type occupancy struct {
-	log      *slog.Logger // the user's Logger with heap and capacity bound
+	base     *slog.Logger // the user's Logger, or slog.Default()
+	name     string
+	log      *slog.Logger // base with heap and capacity bound
 	interval time.Duration
 	now      func() time.Time
 	last     time.Time
@@ -45,11 +47,8 @@ func (o *occupancy) init(d HeapDesc) {
 	if log == nil {
 		log = slog.Default()
 	}
-	// The heap's name and capacity never change, so the handler gets them
-	// once, through WithAttrs, rather than in every record: that leaves
-	// the record's per-line numbers within the attributes slog.Record
-	// stores inline.
-	o.log = log.With(slog.String("heap", d.Name), slog.Int("capacity", d.Capacity))
+	o.base, o.name = log, d.Name
+	o.bind(d.Capacity)
 	o.interval = d.LogInterval
 	o.now = d.Now
 	if o.now == nil {
@@ -59,6 +58,35 @@ func (o *occupancy) init(d HeapDesc) {
 		o.armed[i] = true
 		o.crossed[i] = fmt.Sprintf("descriptors: heap %q crossed %d%% occupancy", d.Name, lvl)
 	}
+}
+
+// bind gives the handler the heap's name and capacity once, through
+// WithAttrs, rather than in every record: that leaves the record's
+// per-line numbers within the attributes slog.Record stores inline. Only
+// Grow changes the capacity, and it binds again.
+func (o *occupancy) bind(capacity int) {
+	o.log = o.base.With(slog.String("heap", o.name), slog.Int("capacity", capacity))
+}
+
+// grownMsg is the message of the record Grow logs.
+const grownMsg = "descriptors: heap grown"
+
+// grown logs a Grow from old slots to the heap's current capacity, binds
+// the new capacity for later records, and re-arms the levels the larger
+// heap puts occupancy clearly below. It allocates; Grow is not a steady
+// frame call.
+func (o *occupancy) grown(h *Heap, old int) {
+	o.base.LogAttrs(context.Background(), slog.LevelInfo, grownMsg,
+		slog.String("heap", o.name),
+		slog.Int("old_capacity", old),
+		slog.Int("capacity", len(h.gen)),
+		slog.Int("live", h.live),
+		slog.Int("pending", h.pending),
+		slog.Int("peak", h.peak),
+		slog.Int("high_water", h.highWater),
+	)
+	o.bind(len(h.gen))
+	o.fall(h)
 }
 
 // over reports whether inUse is at or above pct percent of capacity,

@@ -10,6 +10,11 @@
 // texturing here, so Bind(unit, handle) calls glBindTextureUnit before a
 // draw and the shader's sampler names the unit (layout(binding = unit)).
 //
+// The Manager's table of GL texture names is sized by the heap. A full
+// heap refuses Create with descriptors.ErrHeapExhausted; Manager.Grow, at
+// load time, raises the heap's capacity and the table together. Nothing
+// else in GL depends on the capacity, because shaders bind per draw.
+//
 // # Ownership
 //
 // A Manager, its Heap and its textures belong to the render goroutine with

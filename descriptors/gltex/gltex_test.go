@@ -34,13 +34,22 @@ type renderer struct {
 }
 
 func newRenderer(staging bool) (*renderer, error) {
+	return newRendererWith(staging, descriptors.HeapDesc{})
+}
+
+// newRendererWith is newRenderer with the heap configured by hd; a nil
+// Logger is replaced by one that discards.
+func newRendererWith(staging bool, hd descriptors.HeapDesc) (*renderer, error) {
 	r := &renderer{}
 	var err error
 	r.frames, err = lifetime.NewFrames(lifetime.FramesDesc{NewFence: glctx.NewLifetimeFence})
 	if err != nil {
 		return nil, err
 	}
-	d := gltex.Desc{Heap: descriptors.HeapDesc{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}}
+	if hd.Logger == nil {
+		hd.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	d := gltex.Desc{Heap: hd}
 	if staging {
 		b, err := glbuf.New()
 		if err != nil {

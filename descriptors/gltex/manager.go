@@ -102,6 +102,25 @@ func New(d Desc) (*Manager, error) {
 	return m, nil
 }
 
+// Grow raises the capacity of the heap to capacity slots and the
+// per-slot texture table with it, so textures can be created in the new
+// slots. Existing handles and textures are untouched, and textures of
+// slots waiting to retire are still deleted when they retire. Nothing
+// else in GL is sized by the heap: shaders reach a slot by binding its
+// texture per draw (Bind). Grow allocates; call it at load time on the
+// render goroutine, never in steady frames. A capacity not above the
+// current one, or above descriptors.MaxCapacity, returns an error matching
+// descriptors.ErrInvalidCapacity and changes nothing.
+func (m *Manager) Grow(capacity int) error {
+	if err := m.heap.Grow(capacity); err != nil {
+		return err
+	}
+	names := make([]uint32, m.heap.Capacity())
+	copy(names, m.names)
+	m.names = names
+	return nil
+}
+
 // Heap returns the slot table, for its Stats and for handle checks.
 func (m *Manager) Heap() *descriptors.Heap { return m.heap }
 
