@@ -3,10 +3,10 @@ package quadgl
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 
+	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/quads"
 )
 
@@ -52,9 +52,9 @@ func New(maxQuads int) (*Renderer, error) {
 	if maxQuads < 1 || maxQuads > quads.MaxQuads {
 		return nil, fmt.Errorf("%w: %d quads (want 1..%d)", quads.ErrInvalid, maxQuads, quads.MaxQuads)
 	}
-	prog, err := link(vertexShader, fragmentShader)
+	prog, err := glctx.NewProgram(vertexShader, fragmentShader)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrGL, err)
 	}
 	r := &Renderer{program: prog, screen: gl.GetUniformLocation(prog, gl.Str("screen\x00"))}
 	idx := make([]uint16, maxQuads*6)
@@ -118,56 +118,4 @@ func (r *Renderer) Release() {
 		gl.DeleteProgram(r.program)
 		r.program = 0
 	}
-}
-
-func link(vs, fs string) (uint32, error) {
-	v, err := compile(gl.VERTEX_SHADER, vs)
-	if err != nil {
-		return 0, err
-	}
-	defer gl.DeleteShader(v)
-	f, err := compile(gl.FRAGMENT_SHADER, fs)
-	if err != nil {
-		return 0, err
-	}
-	defer gl.DeleteShader(f)
-	p := gl.CreateProgram()
-	gl.AttachShader(p, v)
-	gl.AttachShader(p, f)
-	gl.LinkProgram(p)
-	var ok int32
-	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
-	if ok == gl.FALSE {
-		msg := infoLog(p, gl.GetProgramiv, gl.GetProgramInfoLog)
-		gl.DeleteProgram(p)
-		return 0, fmt.Errorf("%w: linking: %s", ErrGL, msg)
-	}
-	return p, nil
-}
-
-func compile(kind uint32, src string) (uint32, error) {
-	s := gl.CreateShader(kind)
-	csrc, free := gl.Strs(src + "\x00")
-	gl.ShaderSource(s, 1, csrc, nil)
-	free()
-	gl.CompileShader(s)
-	var ok int32
-	gl.GetShaderiv(s, gl.COMPILE_STATUS, &ok)
-	if ok == gl.FALSE {
-		msg := infoLog(s, gl.GetShaderiv, gl.GetShaderInfoLog)
-		gl.DeleteShader(s)
-		return 0, fmt.Errorf("%w: compiling: %s", ErrGL, msg)
-	}
-	return s, nil
-}
-
-func infoLog(obj uint32, iv func(uint32, uint32, *int32), get func(uint32, int32, *int32, *uint8)) string {
-	var n int32
-	iv(obj, gl.INFO_LOG_LENGTH, &n)
-	if n <= 0 {
-		return "(no log)"
-	}
-	buf := make([]byte, n)
-	get(obj, n, nil, &buf[0])
-	return strings.TrimRight(string(buf), "\x00\n")
 }
