@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"testing"
+
+	"github.com/steadyframe/steadyframe/internal/pcmcheck"
 )
 
 // tone returns frames frames of a sine of freq Hz and amplitude amp in
@@ -35,62 +37,15 @@ func fill(f Format, b []byte, v float64) {
 	}
 }
 
-// stereo decodes float32 LE stereo bytes into left and right.
-func stereo(b []byte) (l, r []float32) {
-	n := len(b) / 8
-	l, r = make([]float32, n), make([]float32, n)
-	for i := 0; i < n; i++ {
-		l[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*8:]))
-		r[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*8+4:]))
-	}
-	return l, r
-}
-
-// frequency estimates x's frequency at rate from its rising zero
-// crossings, interpolated to sub-sample precision.
-func frequency(x []float32, rate int) float64 {
-	first, last, n := -1.0, -1.0, 0
-	for i := 1; i < len(x); i++ {
-		if x[i-1] < 0 && x[i] >= 0 {
-			t := float64(i-1) + float64(-x[i-1])/float64(x[i]-x[i-1])
-			if first < 0 {
-				first = t
-			}
-			last = t
-			n++
-		}
-	}
-	if n < 2 {
-		return 0
-	}
-	return float64(n-1) * float64(rate) / (last - first)
-}
-
-// peak and rms of x.
-func peak(x []float32) float64 {
-	p := 0.0
-	for _, v := range x {
-		p = math.Max(p, math.Abs(float64(v)))
-	}
-	return p
-}
-
-func rms(x []float32) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += float64(v) * float64(v)
-	}
-	return math.Sqrt(s / float64(len(x)))
-}
-
-// maxStep is the largest jump between consecutive samples of x.
-func maxStep(x []float32) float64 {
-	m := 0.0
-	for i := 1; i < len(x); i++ {
-		m = math.Max(m, math.Abs(float64(x[i]-x[i-1])))
-	}
-	return m
-}
+// The device's output is judged by internal/pcmcheck, shared with
+// otodev's capture tests.
+var (
+	stereo    = pcmcheck.Stereo
+	frequency = pcmcheck.Frequency
+	peak      = pcmcheck.Peak
+	rms       = pcmcheck.RMS
+	maxStep   = pcmcheck.MaxStep
+)
 
 // offlineEngine returns an engine on a manual Offline device, closed at
 // the end of the test.

@@ -2,7 +2,6 @@ package otodev
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"math"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/steadyframe/steadyframe/internal/pcmcheck"
 	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
@@ -167,38 +167,10 @@ func TestOtoFallback(t *testing.T) {
 	t.Logf("fallback error: %s", res.DeviceErr)
 }
 
-func decode(b []byte) (l, r []float32) {
-	n := len(b) / 8
-	l, r = make([]float32, n), make([]float32, n)
-	for i := 0; i < n; i++ {
-		l[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[8*i:]))
-		r[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[8*i+4:]))
-	}
-	return l, r
-}
-
-func frequency(x []float32, rate int) float64 {
-	first, last, n := -1.0, -1.0, 0
-	for i := 1; i < len(x); i++ {
-		if x[i-1] < 0 && x[i] >= 0 {
-			t := float64(i-1) + float64(-x[i-1])/float64(x[i]-x[i-1])
-			if first < 0 {
-				first = t
-			}
-			last = t
-			n++
-		}
-	}
-	if n < 2 {
-		return 0
-	}
-	return float64(n-1) * float64(rate) / (last - first)
-}
-
-func peakOf(x []float32) float64 {
-	p := 0.0
-	for _, v := range x {
-		p = math.Max(p, math.Abs(float64(v)))
-	}
-	return p
-}
+// The capture is judged by internal/pcmcheck, as voices' own tests judge
+// the offline device's output.
+var (
+	decode    = pcmcheck.Stereo
+	frequency = pcmcheck.Frequency
+	peakOf    = pcmcheck.Peak
+)
