@@ -91,6 +91,10 @@ func (r *renderer) fail(err error) {
 // loop runs frames until the frame or time limit, a closed window, or an
 // owner error.
 func (r *renderer) loop() {
+	// A goroutine's first time.Sleep allocates its runtime timer. Pacing
+	// may not sleep until a frame is fast enough, which under load can be
+	// after the guard has armed, so sleep once now, while loading.
+	time.Sleep(time.Nanosecond)
 	r.start = time.Now()
 	r.nextFrame = r.start
 	for r.err == nil {
