@@ -225,12 +225,12 @@ func (g *FrameGuard) BeginFrame() {
 // EndFrame closes the frame and, once armed, records a violation if any
 // goroutine allocated since BeginFrame.
 func (g *FrameGuard) EndFrame() {
-	t := time.Now()
-	runtime.ReadMemStats(&g.ms)
 	if !g.open {
 		g.misuse("EndFrame with no open frame")
 		return
 	}
+	t := time.Now()
+	runtime.ReadMemStats(&g.ms)
 	delta := g.ms.Mallocs - g.start
 	g.open = false
 	g.lastEnd, g.haveEnd = g.ms.Mallocs, true

@@ -133,7 +133,8 @@ func marksSeen(recs []runtime.MemProfileRecord) int64 {
 	for _, r := range recs {
 		// The mark's frame sits just above the runtime's allocation
 		// frames, within the first few PCs.
-		for _, pc := range r.Stack()[:min(6, len(r.Stack()))] {
+		stack := r.Stack()
+		for _, pc := range stack[:min(6, len(stack))] {
 			if f := runtime.FuncForPC(pc - 1); f != nil && f.Entry() == markEntry {
 				n += r.AllocObjects
 				break
@@ -162,19 +163,18 @@ func (t *siteTracker) collect() (sites, fresh []Site, published bool) {
 	// (a line formatting strings of varying length) can own several:
 	// compare per-stack totals, never record against record.
 	now := make(map[[32]uintptr]int64, len(t.last))
-	stacks := make(map[[32]uintptr][]uintptr)
 	for _, r := range recs {
 		now[r.Stack0] += r.AllocObjects
-		if _, ok := stacks[r.Stack0]; !ok {
-			stacks[r.Stack0] = r.Stack()
-		}
 	}
 	for key, total := range now {
 		prev := t.last[key]
 		if total <= prev {
 			continue
 		}
-		site, ok := t.classify(stacks[key])
+		// The key is the record's Stack0, so the stack is rebuilt from
+		// it rather than kept in a second map.
+		rec := runtime.MemProfileRecord{Stack0: key}
+		site, ok := t.classify(rec.Stack())
 		if !ok {
 			continue
 		}

@@ -95,8 +95,7 @@ func (p *Pool[T]) resetFreeList() {
 	p.head = noSlot
 	for i := len(p.slots) - 1; i >= 0; i-- {
 		if p.slots[i].gen != genRetired {
-			p.slots[i].next = p.head
-			p.head = uint32(i)
+			p.push(uint32(i))
 		}
 	}
 }
