@@ -53,3 +53,31 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 		t.Errorf("after the run: %v", st)
 	}
 }
+
+// Valid is a yes/no question a renderer asks per draw; a "no" must not
+// build and drop an error. It allocated once per stale handle before
+// Valid stopped going through Get.
+func TestValidDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates; allocation counts are checked without -race")
+	}
+	r := newRig(t, descriptors.HeapDesc{})
+	r.begin()
+	live := r.alloc(2)
+	if err := r.heap.Free(live[1]); err != nil {
+		t.Fatal(err)
+	}
+	r.end()
+	var zero descriptors.Handle
+	stale := live[1]
+	var answers [3]bool
+	n := testing.AllocsPerRun(1000, func() {
+		answers = [3]bool{r.heap.Valid(live[0]), r.heap.Valid(stale), r.heap.Valid(zero)}
+	})
+	if n != 0 {
+		t.Errorf("Valid made %v allocations per run, want 0", n)
+	}
+	if answers != [3]bool{true, false, false} {
+		t.Errorf("Valid(live, stale, zero) = %v, want [true false false]", answers)
+	}
+}

@@ -198,20 +198,26 @@ func (h *Heap) exhausted(want int) error {
 		ErrHeapExhausted, h.name, want, h.live, h.peak, h.pending, len(h.gen))
 }
 
+// isLive reports whether hd names a live slot, without building an error,
+// so Valid costs no allocation on a stale handle.
+func (h *Heap) isLive(hd Handle) bool {
+	i := hd.Index()
+	return hd != 0 && i < len(h.gen) && h.gen[i] == hd.Generation() && h.state[i] == slotLive
+}
+
 // check validates h against the slot table: the error names the handle
 // and whether it is foreign or stale.
 func (h *Heap) check(hd Handle) (int, error) {
-	if hd == 0 {
-		return 0, fmt.Errorf("%w: zero handle on heap %q", ErrInvalidHandle, h.name)
-	}
 	i := hd.Index()
-	if i >= len(h.gen) {
+	switch {
+	case h.isLive(hd):
+		return i, nil
+	case hd == 0:
+		return 0, fmt.Errorf("%w: zero handle on heap %q", ErrInvalidHandle, h.name)
+	case i >= len(h.gen):
 		return 0, fmt.Errorf("%w: %v is outside heap %q of %d slots", ErrInvalidHandle, hd, h.name, len(h.gen))
 	}
-	if h.gen[i] != hd.Generation() || h.state[i] != slotLive {
-		return 0, fmt.Errorf("%w: %v on heap %q (slot is at gen %d, %s)", ErrStaleHandle, hd, h.name, h.gen[i], h.state[i])
-	}
-	return i, nil
+	return 0, fmt.Errorf("%w: %v on heap %q (slot is at gen %d, %s)", ErrStaleHandle, hd, h.name, h.gen[i], h.state[i])
 }
 
 func (s slotState) String() string {
@@ -228,11 +234,9 @@ func (h *Heap) Get(hd Handle) (int, error) {
 	return h.check(hd)
 }
 
-// Valid reports whether hd names a live slot of this heap.
-func (h *Heap) Valid(hd Handle) bool {
-	_, err := h.Get(hd)
-	return err == nil
-}
+// Valid reports whether hd names a live slot of this heap. It does not
+// allocate, whatever the answer.
+func (h *Heap) Valid(hd Handle) bool { return !h.closed && h.isLive(hd) }
 
 // Free invalidates hd at once and schedules its slot to retire after the
 // current frame (the serial last passed to BeginFrame) completes: until

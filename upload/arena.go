@@ -20,11 +20,10 @@ type Arena struct {
 	start int // absolute offset of the open frame's region
 	used  int // bytes bumped in the open (or last) frame
 
-	regionUsed []int // bytes used the last time each region was written
-	peak       int
-	allocs     uint64
-	failures   uint64
-	inFrame    int // failures in the open frame, for the error message
+	peak     int
+	allocs   uint64
+	failures uint64
+	inFrame  int // failures in the open frame, for the error message
 
 	full fullError
 	dbg  *debugLog
@@ -53,7 +52,7 @@ func (a *Arena) Alloc(size, align int) (offset int, view []byte, err error) {
 	if size < 1 || size > a.capacity {
 		return 0, nil, fmt.Errorf("%w: %d bytes from arena %q (want 1..%d)", ErrInvalidSize, size, a.name, a.capacity)
 	}
-	if align < 1 || align&(align-1) != 0 || align > MaxAlign {
+	if !validAlign(align) {
 		return 0, nil, fmt.Errorf("%w: %d for arena %q (want a power of two up to %d)", ErrInvalidAlign, align, a.name, MaxAlign)
 	}
 	// Align the absolute buffer offset, not the offset in the region, so
@@ -85,18 +84,19 @@ func (a *Arena) noFrame() error {
 // begin starts the arena in the region for serial. In debug mode it first
 // scribbles what the region's previous frame wrote, so a view kept from
 // that frame reads Scribble bytes instead of plausible data.
-func (a *Arena) begin(setStart, region int, serial uint64, debug bool) {
+func (a *Arena) begin(setStart, region int, serial uint64) {
 	a.start = setStart + a.base
-	if debug {
-		prev := a.regionUsed[region]
-		scribble(a.set.mem[a.start : a.start+prev])
+	if a.dbg != nil {
+		scribble(a.set.mem[a.start : a.start+a.dbg.used[region]])
 		a.dbg.begin(region, serial)
 	}
 	a.used, a.inFrame = 0, 0
 }
 
 func (a *Arena) end(region int) {
-	a.regionUsed[region] = a.used
+	if a.dbg != nil {
+		a.dbg.used[region] = a.used
+	}
 	if a.used > a.peak {
 		a.peak = a.used
 	}

@@ -22,6 +22,7 @@ type debugRecord struct {
 type debugLog struct {
 	serial   []uint64 // frame that owns each region now
 	previous []uint64 // frame that owned it before
+	used     []int    // bytes the region's last ended frame wrote: what begin scribbles
 	records  [][]debugRecord
 	region   int
 	overflow bool
@@ -31,6 +32,7 @@ func newDebugLog(regions int) *debugLog {
 	d := &debugLog{
 		serial:   make([]uint64, regions),
 		previous: make([]uint64, regions),
+		used:     make([]int, regions),
 		records:  make([][]debugRecord, regions),
 	}
 	for i := range d.records {

@@ -79,9 +79,7 @@ type Set struct {
 	ownsFrames bool
 	mem        []byte
 	stride     int // bytes per frame: every arena's region, aligned
-	align      int
 	arenas     []Arena
-	debug      bool
 
 	serial     uint64 // open frame, 0 between frames
 	lastSerial uint64
@@ -105,10 +103,10 @@ func NewSet(d SetDesc) (*Set, error) {
 		d.Backend = NewCPUBackend(CPUBackendDesc{})
 	}
 	align := d.Backend.Alignment()
-	if align < 1 || align&(align-1) != 0 || align > MaxAlign {
+	if !validAlign(align) {
 		return nil, fmt.Errorf("%w: backend alignment %d (want a power of two up to %d)", ErrInvalidAlign, align, MaxAlign)
 	}
-	s := &Set{backend: d.Backend, align: align, debug: d.Debug || isDebug}
+	s := &Set{backend: d.Backend}
 	s.arenas = make([]Arena, len(d.Arenas))
 	for i, ad := range d.Arenas {
 		if ad.Size < 1 || ad.Size > 1<<30 {
@@ -138,8 +136,7 @@ func NewSet(d SetDesc) (*Set, error) {
 	s.mem = mem
 	for i := range s.arenas {
 		a := &s.arenas[i]
-		a.regionUsed = make([]int, n)
-		if s.debug {
+		if d.Debug || isDebug {
 			a.dbg = newDebugLog(n)
 		}
 	}
@@ -162,6 +159,10 @@ func (s *Set) attachFrames(d SetDesc) error {
 }
 
 func alignUp(n, align int) int { return (n + align - 1) &^ (align - 1) }
+
+// validAlign reports whether align is a power of two in [1, MaxAlign], the
+// rule for both Alloc's alignment and a backend's.
+func validAlign(align int) bool { return align >= 1 && align&(align-1) == 0 && align <= MaxAlign }
 
 // Arena returns the i-th arena, in SetDesc.Arenas order. It panics if i
 // is out of range, like a slice index.
@@ -211,7 +212,7 @@ func (s *Set) BeginFrame() (uint64, error) {
 	s.region = s.frames.Slot(serial)
 	start := s.region * s.stride
 	for i := range s.arenas {
-		s.arenas[i].begin(start, s.region, serial, s.debug)
+		s.arenas[i].begin(start, s.region, serial)
 	}
 	return serial, nil
 }

@@ -145,9 +145,8 @@ func (m *Manager) Create(width, height int, f Format, pixels []byte) (descriptor
 		return 0, err
 	}
 	// Errors left by earlier GL code would otherwise be charged to this
-	// texture and free it; the bound keeps a lost context from spinning.
-	for i := 0; i < 64 && gl.GetError() != gl.NO_ERROR; i++ {
-	}
+	// texture and free it.
+	glctx.ClearErrors()
 	// Created straight into the slot's table entry: a local's address
 	// passed to cgo escapes and would allocate once per texture.
 	gl.CreateTextures(gl.TEXTURE_2D, 1, &m.names[h.Index()])

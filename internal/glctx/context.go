@@ -216,6 +216,15 @@ func (c *Context) check() error {
 	return nil
 }
 
+// ClearErrors discards the errors earlier GL code left queued, so that a
+// caller's glGetError after its own calls sees only its own errors. The
+// bound keeps a lost context, which may report an error on every call,
+// from spinning here for ever. The GL context must be current.
+func ClearErrors() {
+	for i := 0; i < 64 && gl.GetError() != gl.NO_ERROR; i++ {
+	}
+}
+
 // Info returns what the driver reported at creation.
 func (c *Context) Info() Info { return c.info }
 

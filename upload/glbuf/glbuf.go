@@ -59,11 +59,7 @@ func (b *Backend) Map(size int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: glbuf backend mapped twice", upload.ErrInvalidConfig)
 	}
 	const flags = gl.MAP_WRITE_BIT | gl.MAP_PERSISTENT_BIT | gl.MAP_COHERENT_BIT
-	// Clear errors left by earlier code so the checks below are ours. The
-	// bound keeps a lost context, which may report an error on every
-	// call, from spinning here for ever.
-	for i := 0; i < 64 && gl.GetError() != gl.NO_ERROR; i++ {
-	}
+	glctx.ClearErrors() // so the checks below see only this call's errors
 	gl.CreateBuffers(1, &b.buf)
 	gl.NamedBufferStorage(b.buf, size, nil, flags)
 	if e := gl.GetError(); e != gl.NO_ERROR {
