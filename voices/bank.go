@@ -15,11 +15,13 @@ import (
 // NewBank must stay valid and unchanged until Release returns nil (or
 // until Engine.StopAll or Close returns nil).
 type Bank struct {
-	name     string
-	mem      []byte
-	engine   *Engine
-	readers  atomic.Int32 // voices reading mem; changed by the barrier holder
-	closing  atomic.Bool  // no new voice may start on this bank
+	name    string
+	mem     []byte
+	engine  *Engine
+	readers atomic.Int32 // voices reading mem; changed by the barrier holder
+	// closing is set first and cleared only by a Release that fails, so
+	// it stays set once released is: it alone refuses new voices.
+	closing  atomic.Bool // no new voice may start on this bank
 	released atomic.Bool
 	// errReleasing is Play's refusal once Release has begun, built with
 	// the bank so that refusing allocates nothing.
@@ -117,7 +119,7 @@ func (b *Bank) Readers() int { return int(b.readers.Load()) }
 // range lies inside the bank and holds a whole, non-zero number of
 // frames, and the loop points.
 func (b *Bank) Clip(d ClipDesc) (Clip, error) {
-	if b.closing.Load() || b.released.Load() {
+	if b.closing.Load() {
 		return Clip{}, fmt.Errorf("%w: bank %q is released", ErrClosed, b.name)
 	}
 	if err := d.Format.Validate(); err != nil {

@@ -24,26 +24,24 @@ func (v *voice) decode(dst []float32, idx, count int) {
 		}
 		run := min(count-k, v.end-idx)
 		out := dst[2*k : 2*(k+run)]
+		fb := kindFrameBytes[v.kind]
+		src := v.data[fb*idx : fb*(idx+run)]
 		switch v.kind {
 		case kindS16Mono:
-			src := v.data[2*idx : 2*(idx+run)]
 			for i := 0; i < run; i++ {
-				s := float32(int16(binary.LittleEndian.Uint16(src[2*i:]))) * (1.0 / 32768)
+				s := float32(int16(binary.LittleEndian.Uint16(src[2*i:]))) * s16Scale
 				out[2*i], out[2*i+1] = s, s
 			}
 		case kindS16Stereo:
-			src := v.data[4*idx : 4*(idx+run)]
 			for i := 0; i < 2*run; i++ {
-				out[i] = float32(int16(binary.LittleEndian.Uint16(src[2*i:]))) * (1.0 / 32768)
+				out[i] = float32(int16(binary.LittleEndian.Uint16(src[2*i:]))) * s16Scale
 			}
 		case kindF32Mono:
-			src := v.data[4*idx : 4*(idx+run)]
 			for i := 0; i < run; i++ {
 				s := sanitize(math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:])))
 				out[2*i], out[2*i+1] = s, s
 			}
 		default:
-			src := v.data[8*idx : 8*(idx+run)]
 			for i := 0; i < 2*run; i++ {
 				out[i] = sanitize(math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:])))
 			}

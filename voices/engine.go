@@ -256,7 +256,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if c.bank.engine != e {
 		return 0, fmt.Errorf("%w: clip of bank %q belongs to another engine", ErrInvalid, c.bank.name)
 	}
-	if c.bank.closing.Load() || c.bank.released.Load() {
+	if c.bank.closing.Load() {
 		return 0, c.bank.errReleasing
 	}
 	vol := d.Volume
@@ -432,11 +432,7 @@ func (e *Engine) stopAll(timeout time.Duration) error {
 		e.barrier.Unseize()
 		e.fallbacks.Add(1)
 	}
-	d := int64(time.Since(start))
-	e.stopLastNs.Store(d)
-	if d > e.stopMaxNs.Load() {
-		e.stopMaxNs.Store(d)
-	}
+	recordNs(&e.stopLastNs, &e.stopMaxNs, int64(time.Since(start)))
 	return nil
 }
 
@@ -465,8 +461,9 @@ func (e *Engine) Close() error {
 	e.mix.stopNow()
 	e.barrier.Unseize()
 	if devErr != nil {
-		e.setErr(fmt.Errorf("voices: closing device: %w", devErr))
-		return fmt.Errorf("voices: closing device: %w", devErr)
+		err := fmt.Errorf("voices: closing device: %w", devErr)
+		e.setErr(err)
+		return err
 	}
 	return nil
 }

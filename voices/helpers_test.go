@@ -89,3 +89,16 @@ func clipOf(t testing.TB, e *Engine, name string, f Format, pcm []byte, d ClipDe
 	}
 	return b, c
 }
+
+// pull converts and resamples the next len(dst)/2 device frames into dst
+// (stereo, interleaved) at unity gain; past the end of a one-shot clip
+// dst is silent. It is render without the mix, for the converter tests, and
+// allocates its scratch bus.
+func (v *voice) pull(dst []float32) {
+	bus := make([]frame, len(dst)/2)
+	v.gainL, v.gainR = 1, 1
+	v.render(bus, nil, 1, 1)
+	for i, f := range bus {
+		dst[2*i], dst[2*i+1] = f[0], f[1]
+	}
+}

@@ -46,7 +46,6 @@ type mixer struct {
 	// was still writing it (which holds back the commands behind it).
 	stopMark atomic.Uint64
 
-	blocks     atomic.Uint64
 	mixPeak    atomic.Int32 // most voices rendered in one block, fading ones included
 	activeNow  atomic.Int32 // voices left in the mix at the end of the last block
 	steals     atomic.Uint64
@@ -56,7 +55,6 @@ type mixer struct {
 	mixTotalNs atomic.Int64
 	playLastNs atomic.Int64
 	playMaxNs  atomic.Int64
-	silentPass atomic.Uint64
 }
 
 func newMixer(dev Format, block, fadeFrames int, q *queue, slots *slotTable, b *lifetime.Barrier, clock func() int64) *mixer {
@@ -105,9 +103,9 @@ func (m *mixer) Read(p []byte) (int, error) {
 // renderBlock renders one block into m.out: one barrier pass.
 func (m *mixer) renderBlock() {
 	if !m.barrier.Enter() {
-		// A StopAll holds the voices; play silence rather than wait.
+		// A StopAll holds the voices; play silence rather than wait (the
+		// barrier counts the skipped pass: Stats.Skipped).
 		clear(m.out)
-		m.silentPass.Add(1)
 		return
 	}
 	start := time.Now()
@@ -127,22 +125,25 @@ func (m *mixer) renderBlock() {
 			continue // stolen in this block before it was ever heard
 		}
 		mixed++
-		g := v.volume * m.formatGain[v.pool.fi]
-		v.render(m.mix, m.scratch, v.panL*g, v.panR*g)
+		tl, tr := m.gains(v)
+		v.render(m.mix, m.scratch, tl, tr)
 	}
 	if mixed > m.mixPeak.Load() {
 		m.mixPeak.Store(mixed)
 	}
 	m.encode()
 	m.reap()
-	m.blocks.Add(1)
-	m.barrier.Exit()
+	m.barrier.Exit() // counts the block: Stats.Blocks
 	d := int64(time.Since(start))
-	m.mixLastNs.Store(d)
 	m.mixTotalNs.Add(d)
-	if d > m.mixMaxNs.Load() {
-		m.mixMaxNs.Store(d)
-	}
+	recordNs(&m.mixLastNs, &m.mixMaxNs, d)
+}
+
+// gains returns the left and right gains v should reach this block: its
+// pan, its volume and its source format's gain.
+func (m *mixer) gains(v *voice) (float32, float32) {
+	g := v.volume * m.formatGain[v.pool.fi]
+	return v.panL * g, v.panR * g
 }
 
 func (m *mixer) startFade(v *voice) {
@@ -214,8 +215,7 @@ func (m *mixer) drain() {
 			}
 		case cmdPan:
 			if v := m.voiceFor(&c); v != nil {
-				v.pan = c.pan
-				v.panL, v.panR = panGains(v.pan, v.mono)
+				v.panL, v.panR = panGains(c.pan, v.mono)
 			}
 		case cmdMaster:
 			m.master = c.value
@@ -240,10 +240,7 @@ func (m *mixer) voiceFor(c *command) *voice {
 func (m *mixer) play(c *command) {
 	v := &m.voices[c.slot]
 	if d := m.clock() - c.enqueueNs; d >= 0 {
-		m.playLastNs.Store(d)
-		if d > m.playMaxNs.Load() {
-			m.playMaxNs.Store(d)
-		}
+		recordNs(&m.playLastNs, &m.playMaxNs, d)
 	}
 	bank := c.clip.bank
 	steal := c.flags&cmdFlagSteal != 0
@@ -259,16 +256,15 @@ func (m *mixer) play(c *command) {
 	*v = voice{
 		pool: v.pool, kind: v.kind, step: v.step, mono: v.mono,
 		gen: c.gen, clip: cs, data: cs.data, end: cs.frames, loopStart: cs.loopStart,
-		loop: c.flags&cmdFlagLoop != 0, volume: c.value, pan: c.pan,
+		loop: c.flags&cmdFlagLoop != 0, volume: c.value,
 		priority: c.priority, protected: c.flags&cmdFlagProtected != 0,
 		order: m.order, counted: true,
 	}
 	if v.loop {
 		v.end = cs.loopEnd
 	}
-	v.panL, v.panR = panGains(v.pan, v.mono)
-	g := v.volume * m.formatGain[v.pool.fi]
-	v.gainL, v.gainR = v.panL*g, v.panR*g
+	v.panL, v.panR = panGains(c.pan, v.mono)
+	v.gainL, v.gainR = m.gains(v) // the first block starts at its gains: no ramp
 	m.order++
 	bank.readers.Add(1)
 	m.slots.states[c.slot].bank.Store(bank)

@@ -80,16 +80,13 @@ type Offline struct {
 	frames atomic.Int64 // frames rendered: the simulated clock
 	reads  atomic.Uint64
 
-	// pullMu is held by a manual Render for the whole pull, so that Close
-	// can wait out a Render in progress: the mixer must not be read after
-	// Close returns.
-	pullMu sync.Mutex
-
 	// err is the first error writing to the Sink, set once; Err reads it
 	// without a lock, so that polling it never queues a waiter.
 	err atomic.Pointer[error]
 
-	// mu guards the started/closed state.
+	// mu guards the started/closed state, and a manual Render holds it for
+	// the whole pull, so that Close can wait out a Render in progress: the
+	// mixer must not be read after Close returns.
 	mu      sync.Mutex
 	started bool
 	closed  bool
@@ -184,12 +181,9 @@ func (o *Offline) setErr(err error) { o.err.CompareAndSwap(nil, &err) }
 // Render pulls len(p) bytes of device frames from the mixer into p,
 // advancing the simulated clock; p should hold whole frames.
 func (o *Offline) Render(p []byte) (int, error) {
-	o.pullMu.Lock()
-	defer o.pullMu.Unlock()
 	o.mu.Lock()
-	ok := o.started && !o.closed && !o.desc.RealTime
-	o.mu.Unlock()
-	if !ok {
+	defer o.mu.Unlock()
+	if !o.started || o.closed || o.desc.RealTime {
 		return 0, fmt.Errorf("%w: Render on an offline device that is not started, closed or real-time", ErrDevice)
 	}
 	return o.pull(p)
@@ -219,21 +213,18 @@ func (o *Offline) Err() error {
 // real-time loop notices within stopPoll (or once its pull in progress
 // returns), whatever the block period.
 func (o *Offline) Close() error {
-	// A manual Render holds pullMu for its whole pull: taking it waits
-	// that Render out, and every later one sees closed.
-	o.pullMu.Lock()
-	defer o.pullMu.Unlock()
+	// A manual Render holds mu for its whole pull: taking it waits that
+	// Render out, and every later one sees closed. The real-time loop
+	// never takes mu, so waiting for it here cannot deadlock.
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	if o.closed {
-		o.mu.Unlock()
 		return nil
 	}
 	o.closed = true
-	done := o.done
-	o.mu.Unlock()
-	if done != nil {
+	if o.done != nil {
 		o.stopping.Store(true)
-		<-done
+		<-o.done
 	}
 	return nil
 }

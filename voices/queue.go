@@ -120,6 +120,3 @@ func (q *queue) pop(c *command) (uint64, bool) {
 // claimed returns the position the next push will claim: every command
 // pushed, or being pushed, so far lies below it.
 func (q *queue) claimed() uint64 { return q.enq.Load() }
-
-// len returns an estimate of the queued commands.
-func (q *queue) len() int { return int(q.enq.Load() - q.deq.Load()) }

@@ -93,3 +93,6 @@ func pop(q *queue, c *command) bool {
 	_, ok := q.pop(c)
 	return ok
 }
+
+// len returns an estimate of the queued commands.
+func (q *queue) len() int { return int(q.enq.Load() - q.deq.Load()) }

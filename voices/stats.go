@@ -1,6 +1,7 @@
 package voices
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/steadyframe/steadyframe/lifetime"
@@ -58,8 +59,6 @@ func (e *Engine) Stats() Stats {
 		Refusals:  e.refusals.Load() + m.refusals.Load(),
 		Steals:    m.steals.Load(),
 		QueueFull: e.q.full.Load(),
-		Blocks:    m.blocks.Load(),
-		Skipped:   m.silentPass.Load(),
 		MixLast:   time.Duration(m.mixLastNs.Load()), MixMax: time.Duration(m.mixMaxNs.Load()),
 		MixTotal:      time.Duration(m.mixTotalNs.Load()),
 		PlayToMixLast: time.Duration(m.playLastNs.Load()), PlayToMixMax: time.Duration(m.playMaxNs.Load()),
@@ -70,9 +69,22 @@ func (e *Engine) Stats() Stats {
 	}
 	s.Underruns = s.Device.Underruns
 	s.DeviceLatency = s.Device.Latency
+	// Only the mixer enters the barrier, once per block: its passes are the
+	// blocks rendered, its skipped passes the blocks played silent.
+	s.Blocks, s.Skipped = s.Barrier.Passes, s.Barrier.Skipped
 	for i := range s.Formats {
 		p := &e.slots.pools[i]
 		s.Formats[i] = FormatStats{Format: p.format, Active: int(p.active.Load()), Peak: int(p.peak.Load()), Cap: int(p.cap)}
 	}
 	return s
+}
+
+// recordNs stores d as the latest of a duration and raises its maximum.
+// Each pair has one writer at a time (the barrier holder, or the StopAll
+// holding reqMu), so the maximum needs no compare-and-swap.
+func recordNs(last, most *atomic.Int64, d int64) {
+	last.Store(d)
+	if d > most.Load() {
+		most.Store(d)
+	}
 }

@@ -55,7 +55,6 @@ type voice struct {
 	loop       bool
 	pos        uint64 // 32.32 fixed point, in source frames
 	volume     float32
-	pan        float32
 	panL, panR float32 // panGains(pan, mono), kept so a block computes no trig
 	priority   int16
 	protected  bool
@@ -71,19 +70,6 @@ type voice struct {
 // ramp is a voice's gain across one block: before each frame, l and r
 // step by dl and dr.
 type ramp struct{ l, r, dl, dr float32 }
-
-// pull converts and resamples the next len(dst)/2 device frames into dst
-// (stereo, interleaved) at unity gain; past the end of a one-shot clip
-// dst is silent. It is render without the mix, for tests and tools, and
-// allocates its scratch bus.
-func (v *voice) pull(dst []float32) {
-	bus := make([]frame, len(dst)/2)
-	v.gainL, v.gainR = 1, 1
-	v.render(bus, nil, 1, 1)
-	for i, f := range bus {
-		dst[2*i], dst[2*i+1] = f[0], f[1]
-	}
-}
 
 // render adds this voice's next len(mix) device frames into mix,
 // converting and resampling (linear interpolation) straight from the
