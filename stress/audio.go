@@ -113,8 +113,8 @@ func (a *audio) load() error {
 func (a *audio) Sounds() int { return len(soundSpecs) }
 
 // Play starts effect sound. It allocates nothing on success; the engine's
-// refusals come back as errQueueFull or errNoVoice for the worker's
-// counters.
+// refusals come back as errQueueFull or errNoVoice, so a worker can tell
+// them from a failure.
 func (a *audio) Play(sound int, volume, pan float32) error {
 	_, err := a.engine.Play(a.clips[sound], voices.PlayDesc{Volume: volume, Pan: pan, Priority: int16(sound)})
 	switch {

@@ -53,6 +53,7 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 	rep.Descriptors = descSection{
 		Capacity: hs.Capacity, Live: hs.Live, Peak: hs.Peak, HighWater: hs.HighWater, PendingPeak: r.pendingPeak,
 		Warnings: hs.Warnings, Allocated: hs.Allocs, Freed: hs.Frees, Failures: hs.Refused,
+		LiveAfterLoad: r.liveAfterLoad,
 	}
 	if r.tex != nil {
 		t := r.tex
@@ -70,15 +71,13 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 		})
 	}
 	vs := snd.engine.Stats()
-	var played, refused, qfull uint64
+	var played uint64
 	for _, w := range r.workers {
 		played += w.plays
-		refused += w.playRefused
-		qfull += w.playQueueFull
 	}
 	rep.Voices = voiceSection{
 		Active: vs.Active, Peak: vs.Peak, Capacity: vs.MaxVoices, Played: played, Refused: vs.Refusals,
-		Stolen: vs.Steals, QueueFull: vs.QueueFull, Underruns: vs.Underruns, MixP99: toMS(vs.MixMax),
+		Stolen: vs.Steals, QueueFull: vs.QueueFull, Underruns: vs.Underruns, MixMax: toMS(vs.MixMax),
 	}
 	peak := r.reqs.Peak()
 	rep.Queues = []queueSection{
@@ -154,6 +153,11 @@ func (o *outcome) teardown(r *renderer, gpu *gpuSide, snd *audio, logger *slog.L
 	o.report.Barriers.Drain = toMS(drain)
 	if r.err != nil {
 		o.errs = append(o.errs, r.err)
+	}
+	for _, w := range r.workers {
+		if w.playErrs > 0 {
+			o.errs = append(o.errs, fmt.Errorf("stress: worker %d: %d play requests failed, the first: %w", w.id, w.playErrs, w.playErr))
+		}
 	}
 	if err := snd.engine.Err(); err != nil && snd.name == "oto" {
 		o.errs = append(o.errs, fmt.Errorf("stress: audio device: %w", err))

@@ -61,9 +61,10 @@ type renderer struct {
 	pokeFrame   uint64 // -selftest: the frame that allocates on purpose
 	poked       bool
 	pendingPeak int
-	uploadFails [arenaCount]uint64
-	uploadDone  [arenaCount]uint64
-	err         error // first owner error; the run stops on it
+	// liveAfterLoad is the slots live once the first frame loaded the
+	// level, for the report.
+	liveAfterLoad int
+	err           error // first owner error; the run stops on it
 
 	window  steadyWindow
 	metrics []metrics.Sample
@@ -171,6 +172,7 @@ func (r *renderer) frameBody() bool {
 			return false
 		}
 		r.tex = t
+		r.liveAfterLoad = r.heap.Stats().Live
 	}
 	r.drain()
 	r.applyChurn()
@@ -283,13 +285,11 @@ func (r *renderer) applyChurn() {
 // worker's constants or particle state for the GPU.
 func (r *renderer) upload(q request) {
 	k := int(q.arena) % arenaCount
-	_, view, err := r.arenas[k].Alloc(int(q.size), 16)
-	if err != nil {
-		r.uploadFails[k]++
-		return
+	// A full arena refuses and counts the failure itself (the report's
+	// upload failures), as a frame's overflowing upload would.
+	if _, view, err := r.arenas[k].Alloc(int(q.size), 16); err == nil {
+		pattern(view, q.seed)
 	}
-	pattern(view, q.seed)
-	r.uploadDone[k]++
 }
 
 // drawSprites moves the sprites and streams their quads through the
@@ -301,20 +301,26 @@ func (r *renderer) drawSprites() (int, []quads.Run) {
 	}
 	off, view, err := r.arenas[upload.StandardSprites].Alloc(n*quads.QuadBytes, 16)
 	if err != nil {
-		r.uploadFails[upload.StandardSprites]++
-		return 0, nil
+		return 0, nil // counted by the arena, reported as its failures
 	}
 	if err := r.batch.Reset(view); err != nil {
 		r.fail(err)
 		return 0, nil
 	}
-	w, h := 1280, 720
-	if r.disp != nil {
-		w, h = r.disp.Size()
-	}
-	r.sprites.Step(1.0/60, float32(w), float32(h))
+	w, h := r.area()
+	r.sprites.Step(1.0/60, w, h)
 	r.sprites.Write(r.batch, r.spriteTex)
 	return off, r.batch.Runs()
+}
+
+// area is the sprites' playfield: the framebuffer with a window, the
+// window's default size headless.
+func (r *renderer) area() (w, h float32) {
+	if r.disp == nil {
+		return 1280, 720
+	}
+	iw, ih := r.disp.Size()
+	return float32(iw), float32(ih)
 }
 
 // openWindow marks the start of the steady window: the first armed frame

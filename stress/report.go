@@ -114,7 +114,7 @@ type voiceSection struct {
 	Stolen    uint64 `json:"stolen"`
 	QueueFull uint64 `json:"queue_full"`
 	Underruns uint64 `json:"underruns"`
-	MixP99    ms     `json:"mix_block_max_ms"`
+	MixMax    ms     `json:"mix_block_max_ms"`
 }
 
 type queueSection struct {
@@ -179,7 +179,7 @@ func (r *report) writeText(w io.Writer) {
 	}
 	v := r.Voices
 	p("  voices     %d active at end, peak %d of %d; %d played, %d refused, %d stolen, %d queue-full, %d underruns; mix max %.3f ms",
-		v.Active, v.Peak, v.Capacity, v.Played, v.Refused, v.Stolen, v.QueueFull, v.Underruns, v.MixP99)
+		v.Active, v.Peak, v.Capacity, v.Played, v.Refused, v.Stolen, v.QueueFull, v.Underruns, v.MixMax)
 	for _, q := range r.Queues {
 		peak := "n/a"
 		if q.Peak != nil {

@@ -16,13 +16,12 @@ type sample struct {
 	Pending   int // descriptor slots retired but not yet reusable
 	HighWater int
 	ArenaUsed [arenaCount]int // bytes used in the frame sampled
-	Voices    int
 }
 
 // series keeps a bounded time series for the report plot. Its buffer is
 // allocated once; when it fills up, neighbouring samples are merged in
 // place and the sampling interval doubles, so a run of any length fits and
-// Add never allocates. The merge keeps each pair's larger values, because
+// Offer never allocates. The merge keeps each pair's larger values, because
 // the plot is there to show peaks. A series belongs to the render
 // goroutine.
 type series struct {
@@ -64,7 +63,6 @@ func merge(a, b sample) sample {
 	m.Live = max(a.Live, b.Live)
 	m.Pending = max(a.Pending, b.Pending)
 	m.HighWater = max(a.HighWater, b.HighWater)
-	m.Voices = max(a.Voices, b.Voices)
 	for k := range m.ArenaUsed {
 		m.ArenaUsed[k] = max(a.ArenaUsed[k], b.ArenaUsed[k])
 	}

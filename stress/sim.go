@@ -164,11 +164,8 @@ func newRenderer(cfg *config, logger *slog.Logger, gpu *gpuSide, guard *lifetime
 	if r.batch, err = quads.NewWriter(levelTextures + 8); err != nil {
 		return nil, err
 	}
-	w, h := 1280, 720
-	if r.disp != nil {
-		w, h = r.disp.Size()
-	}
-	if r.sprites, err = sprites.New(cfg.sprites, 24, float32(w), float32(h), uint64(cfg.seed)); err != nil {
+	w, h := r.area()
+	if r.sprites, err = sprites.New(cfg.sprites, 24, w, h, uint64(cfg.seed)); err != nil {
 		return nil, err
 	}
 	n := max(cfg.sprites, 1)

@@ -23,7 +23,7 @@ const (
 type request struct {
 	kind   requestKind
 	arena  uint8  // reqUpload: renderer, sprites or particles
-	worker uint8  // who asked, for the per-worker counters
+	worker uint8  // who asked (the queue tests check order per producer)
 	size   uint32 // reqUpload: bytes; reqRebake: new font scale
 	seed   uint64 // fill pattern for the uploaded bytes
 }
@@ -76,11 +76,13 @@ type worker struct {
 	playDebt  float64 // play requests owed, fractional
 	churnDebt float64
 
-	uploads, uploadsDropped uint64
-	plays, playRefused      uint64
-	playQueueFull           uint64
-	churn, churnDropped     uint64
-	playErrs                uint64
+	// Refused pushes are counted by the queue (Full), refused plays by
+	// the engine (Refusals, QueueFull); the report reads those.
+	plays, churn uint64
+	// playErrs counts plays that failed for any other reason, a bug the
+	// run fails on; playErr is the first.
+	playErrs uint64
+	playErr  error
 }
 
 func newWorker(id int, cfg *config, clk *clock, reqs *queue[request], p player) *worker {
@@ -128,11 +130,7 @@ func (w *worker) tick(serial uint64) {
 		if r.size == 0 {
 			r.size = 1
 		}
-		if w.reqs.Push(r) {
-			w.uploads++
-		} else {
-			w.uploadsDropped++
-		}
+		w.reqs.Push(r)
 	}
 
 	w.playDebt += cfg.playRate * dt
@@ -157,11 +155,12 @@ func (w *worker) play() {
 	switch {
 	case err == nil:
 		w.plays++
-	case errors.Is(err, errQueueFull):
-		w.playQueueFull++
-	case errors.Is(err, errNoVoice):
-		w.playRefused++
+	case errors.Is(err, errQueueFull), errors.Is(err, errNoVoice):
+		// A refusal under load, counted by the engine.
 	default:
+		if w.playErrs == 0 {
+			w.playErr = err
+		}
 		w.playErrs++
 	}
 }
@@ -181,8 +180,6 @@ func (w *worker) requestChurn() {
 	}
 	if w.reqs.Push(r) {
 		w.churn++
-	} else {
-		w.churnDropped++
 	}
 }
 

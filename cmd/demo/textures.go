@@ -37,6 +37,18 @@ type textureSet struct {
 	// slots is fontSlots formatted once per rebake, so the panel does not
 	// build a string every frame.
 	slots string
+	// pix is the pixel scratch every rebake and swap fills in turn (Create
+	// copies it before returning), so a churn frame allocates no pixels.
+	pix []byte
+}
+
+// scratch returns pix resized to n bytes, growing it only for a size
+// larger than any before.
+func (t *textureSet) scratch(n int) []byte {
+	if cap(t.pix) < n {
+		t.pix = make([]byte, n)
+	}
+	return t.pix[:n]
 }
 
 func newTextureSet(mgr *gltex.Manager, scale int) (*textureSet, error) {
@@ -79,7 +91,7 @@ func (t *textureSet) rebakeFont(scale int) error {
 	}
 	t.font = t.font[:0]
 	before := t.mgr.Heap().Stats().Recycled
-	page := make([]byte, a.PageBytes())
+	page := t.scratch(a.PageBytes())
 	for p := 0; p < a.Pages; p++ {
 		if err := a.BakePage(p, page); err != nil {
 			return err
@@ -122,7 +134,7 @@ func (t *textureSet) loadQuality() error {
 	if t.high {
 		n = qualityHigh
 	}
-	px := make([]byte, n*n*4)
+	px := t.scratch(n * n * 4)
 	for i := range t.quality {
 		checker(px, n, i, t.high)
 		h, err := t.mgr.Create(n, n, gltex.FormatRGBA8, px)
