@@ -8,14 +8,14 @@ import (
 	"os"
 
 	"github.com/steadyframe/steadyframe/descriptors"
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
 // A renderer drives the heap from its frame clock: Retire what completed
 // frames allow, then record the frame. A freed slot comes back only after
 // the frame that freed it completes, and then before any fresh slot.
 func Example() {
-	frames, _ := lifetime.NewFrames(lifetime.FramesDesc{}) // CPU fences: frames complete at once
+	frames, _ := frame.NewClock(frame.ClockDesc{}) // CPU fences: frames complete at once
 	defer frames.Close()
 	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 

@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
 // DefaultCapacity is the number of slots of a Heap made with Capacity 0:
@@ -62,7 +62,7 @@ const (
 
 // Heap is a table of descriptor slots with generational handles, fixed in
 // size until the owner calls Grow. Free does not make a slot reusable at
-// once: the slot retires through a lifetime.Deferred queue and becomes
+// once: the slot retires through a frame.Deferred queue and becomes
 // free only when every frame that could still reference it has completed
 // (Retire). Retired slots are reused last-in first-out before the
 // high-water mark is bumped, so the heap bounds the live texture count,
@@ -80,10 +80,10 @@ type Heap struct {
 	state    []slotState
 	free     []int32 // retired slots; the top is reused first
 	releaser SlotReleaser
-	deferred *lifetime.Deferred
+	deferred *frame.Deferred
 	// older holds the queues Grow replaced while they still held slots
 	// freed before it, oldest first; Retire drains them before deferred.
-	older  []*lifetime.Deferred
+	older  []*frame.Deferred
 	retire retirer
 
 	highWater, live, pending, peak int
@@ -95,7 +95,7 @@ type Heap struct {
 	closed    bool
 }
 
-// retirer is the Heap's lifetime.Releaser. It is a separate type so that
+// retirer is the Heap's frame.Releaser. It is a separate type so that
 // Release, which only the Deferred queue may call, is not a Heap method.
 type retirer struct{ h *Heap }
 
@@ -117,7 +117,7 @@ func NewHeap(d HeapDesc) (*Heap, error) {
 	if d.Name == "" {
 		d.Name = "textures"
 	}
-	deferred, err := lifetime.NewDeferred(d.Capacity)
+	deferred, err := frame.NewDeferred(d.Capacity)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
@@ -302,7 +302,7 @@ func (h *Heap) free1(i int) {
 
 // BeginFrame records the serial of the frame being recorded: slots freed
 // from now on retire once that frame completes. Serials come from
-// lifetime.Frames and never decrease. With HeapDesc.LogInterval set it
+// frame.Clock and never decrease. With HeapDesc.LogInterval set it
 // also logs the occupancy line when the interval has passed. It does not
 // allocate, logging included (the Logger's handler may).
 func (h *Heap) BeginFrame(serial uint64) error {
@@ -318,7 +318,7 @@ func (h *Heap) BeginFrame(serial uint64) error {
 }
 
 // Retire returns to the free list every freed slot whose frame is at or
-// below completed (lifetime.Frames.Completed), in the order they were
+// below completed (frame.Clock.Completed), in the order they were
 // freed, calling the SlotReleaser for each first. It returns how many
 // retired and does not allocate.
 func (h *Heap) Retire(completed uint64) int {
@@ -396,7 +396,7 @@ func (h *Heap) Grow(capacity int) error {
 	// The new queue is as large as the new heap, so Free still cannot
 	// find it full. The old one keeps the slots already scheduled on it:
 	// moving them would mean running their Release early.
-	deferred, err := lifetime.NewDeferred(capacity)
+	deferred, err := frame.NewDeferred(capacity)
 	if err != nil {
 		return fmt.Errorf("%w: Grow(%d) on heap %q: %w", ErrInvalidCapacity, capacity, h.name, err)
 	}

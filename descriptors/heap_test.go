@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/steadyframe/steadyframe/descriptors"
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
 // rig drives a heap the way a renderer does, with a frame clock whose
@@ -16,8 +16,8 @@ import (
 type rig struct {
 	t      testing.TB
 	heap   *descriptors.Heap
-	frames *lifetime.Frames
-	fences []*lifetime.CPUFence
+	frames *frame.Clock
+	fences []*frame.CPUFence
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -33,8 +33,8 @@ func newRig(t testing.TB, d descriptors.HeapDesc) *rig {
 		t.Fatal(err)
 	}
 	r.heap = h
-	r.frames, err = lifetime.NewFrames(lifetime.FramesDesc{NewFence: func() (lifetime.Fence, error) {
-		f := lifetime.NewCPUFence(true)
+	r.frames, err = frame.NewClock(frame.ClockDesc{NewFence: func() (frame.Fence, error) {
+		f := frame.NewCPUFence(true)
 		r.fences = append(r.fences, f)
 		return f, nil
 	}})

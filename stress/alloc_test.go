@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
 // Everything the render goroutine and the workers do per frame that this
@@ -23,14 +24,6 @@ func wantNoAllocs(t *testing.T, name string, f func()) {
 	if n := testing.AllocsPerRun(200, f); n != 0 {
 		t.Errorf("%s allocates %v times per call", name, n)
 	}
-}
-
-func TestQueueNoAllocs(t *testing.T) {
-	q := newQueue[request](16)
-	wantNoAllocs(t, "queue Push+Pop", func() {
-		q.Push(request{kind: reqUpload, size: 64})
-		q.Pop()
-	})
 }
 
 func TestHistNoAllocs(t *testing.T) {
@@ -68,7 +61,7 @@ func TestWorkerTickNoAllocs(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.churnRate = 1000
 	cfg.playRate = 0
-	q := newQueue[request](1 << 12)
+	q := mustQueue(1 << 12)
 	w := newWorker(0, &cfg, &clock{}, q, nil)
 	serial := uint64(0)
 	wantNoAllocs(t, "worker tick", func() {
@@ -80,26 +73,6 @@ func TestWorkerTickNoAllocs(t *testing.T) {
 			}
 		}
 	})
-}
-
-func BenchmarkQueuePushPop(b *testing.B) {
-	q := newQueue[request](16)
-	b.ReportAllocs()
-	for b.Loop() {
-		q.Push(request{kind: reqUpload, size: 64})
-		q.Pop()
-	}
-}
-
-// BenchmarkChannelSendRecv is what a user would otherwise use between a
-// worker and the render goroutine: a buffered channel.
-func BenchmarkChannelSendRecv(b *testing.B) {
-	c := make(chan request, 16)
-	b.ReportAllocs()
-	for b.Loop() {
-		c <- request{kind: reqUpload, size: 64}
-		<-c
-	}
 }
 
 func BenchmarkOccupancyLine(b *testing.B) {
@@ -168,4 +141,13 @@ func TestFlatHandlerSurvivesGC(t *testing.T) {
 	if n := afterGC(slog.NewTextHandler(io.Discard, nil)); n == 0 {
 		t.Log("slog.TextHandler did not allocate after a GC here; the flat handler is still never worse")
 	}
+}
+
+// mustQueue makes the render goroutine's request queue for a test.
+func mustQueue(n int) *syncs.Queue[request] {
+	q, err := syncs.NewQueue[request](n)
+	if err != nil {
+		panic(err)
+	}
+	return q
 }

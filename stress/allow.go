@@ -1,6 +1,6 @@
 package main
 
-import "github.com/steadyframe/steadyframe/lifetime"
+import "github.com/steadyframe/steadyframe/lifetime/guard"
 
 // otoAllow tolerates oto's own allocations. Its mux (third-party code we
 // cannot change) takes every read buffer from a sync.Pool, and a GC
@@ -11,7 +11,7 @@ import "github.com/steadyframe/steadyframe/lifetime"
 // passing run), not by frames. The match is by prefix on oto's functions,
 // and the guard names a site by the innermost guarded frame first, so our
 // mixer, which oto calls, stays guarded.
-var otoAllow = lifetime.Allow{
+var otoAllow = guard.Allow{
 	Site:   "github.com/ebitengine/oto/v3/",
 	Reason: "oto's mux refills its sync.Pool read buffers after a GC empties them (third-party; bounded by GC count)",
 }
@@ -19,9 +19,9 @@ var otoAllow = lifetime.Allow{
 // guardAllow is the allowlist for the device the run uses. The offline
 // device needs none: its pull loop sleeps rather than selecting, so it
 // allocates nothing even after a GC.
-func guardAllow(snd *audio) []lifetime.Allow {
+func guardAllow(snd *audio) []guard.Allow {
 	if snd.offline {
 		return nil
 	}
-	return []lifetime.Allow{otoAllow}
+	return []guard.Allow{otoAllow}
 }

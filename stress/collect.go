@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/teardown"
 	"github.com/steadyframe/steadyframe/voices"
 )
 
@@ -79,7 +79,7 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 		Active: vs.Active, Peak: vs.Peak, Capacity: vs.MaxVoices, Played: played, Refused: vs.Refusals,
 		Stolen: vs.Steals, QueueFull: vs.QueueFull, Underruns: vs.Underruns, MixMax: toMS(vs.MixMax),
 	}
-	peak := r.reqs.Peak()
+	peak := uint64(r.reqs.Peak())
 	rep.Queues = []queueSection{
 		{Name: "render", Capacity: r.reqs.Cap(), Peak: &peak, Full: r.reqs.Full()},
 		{Name: "voices", Capacity: voices.DefaultQueueSize, Full: vs.QueueFull},
@@ -89,12 +89,12 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 	return rep
 }
 
-// teardown runs the explicit shutdown order through lifetime.Teardown and
+// teardown runs the explicit shutdown order through teardown.Plan and
 // records each stage. The order is the reference's two lessons: voices stop
 // before the sound memory they read is released, and the frames drain
 // before the GL objects they may still read are deleted.
 func (o *outcome) teardown(r *renderer, gpu *gpuSide, snd *audio, logger *slog.Logger) {
-	td := lifetime.NewTeardown(logger)
+	td := teardown.New(logger)
 	var stopAll, drain time.Duration
 	add := func(name string, fn func() error, after ...string) {
 		if err := td.Add(name, fn, after...); err != nil {

@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/guard"
 )
 
 // Exit statuses. A usage error never panics; every non-zero status comes
@@ -29,7 +29,7 @@ func init() { runtime.LockOSThread() }
 func main() {
 	// Site profiling must be on before anything allocates that the guard
 	// may later have to name.
-	lifetime.EnableSiteProfiling()
+	guard.EnableSiteProfiling()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

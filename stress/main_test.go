@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/guard"
 )
 
 // The stress tool's end-to-end tests run it as a child process: the test
@@ -23,7 +23,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
-		lifetime.EnableSiteProfiling()
+		guard.EnableSiteProfiling()
 		var args []string
 		if a := os.Getenv(argsEnv); a != "" {
 			args = strings.Split(a, "\x1f")

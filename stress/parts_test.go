@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -77,63 +76,6 @@ func TestSeriesHalvesKeepingPeaks(t *testing.T) {
 		if got[i].At <= got[i-1].At {
 			t.Errorf("samples out of order: %v after %v", got[i].At, got[i-1].At)
 		}
-	}
-}
-
-func TestQueueManyProducers(t *testing.T) {
-	q := newQueue[request](64)
-	const producers, each = 8, 5000
-	var wg sync.WaitGroup
-	for p := 0; p < producers; p++ {
-		wg.Add(1)
-		go func(p int) {
-			defer wg.Done()
-			for i := 0; i < each; {
-				if q.Push(request{worker: uint8(p), seed: uint64(i)}) {
-					i++
-				}
-			}
-		}(p)
-	}
-	next := make([]uint64, producers)
-	got := 0
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	for got < producers*each {
-		r, ok := q.Pop()
-		if !ok {
-			continue
-		}
-		if r.seed != next[r.worker] {
-			t.Fatalf("producer %d: got %d, want %d (lost, duplicated or reordered)", r.worker, r.seed, next[r.worker])
-		}
-		next[r.worker]++
-		got++
-	}
-	<-done
-	if _, ok := q.Pop(); ok {
-		t.Error("queue not empty after every value was taken")
-	}
-	if q.Full() == 0 {
-		t.Error("64 cells and 8 producers never filled the queue: Full is not counted")
-	}
-	if q.Peak() > uint64(q.Cap()) {
-		t.Errorf("peak %d above capacity %d", q.Peak(), q.Cap())
-	}
-}
-
-func TestQueueFullRefuses(t *testing.T) {
-	q := newQueue[request](3) // rounded to 4
-	for i := 0; i < 4; i++ {
-		if !q.Push(request{seed: uint64(i)}) {
-			t.Fatalf("push %d refused below capacity", i)
-		}
-	}
-	if q.Push(request{}) || q.Full() != 1 {
-		t.Errorf("a full queue accepted a value (full count %d)", q.Full())
-	}
-	if r, _ := q.Pop(); r.seed != 0 {
-		t.Errorf("first out %d, want 0", r.seed)
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/internal/quads"
 	"github.com/steadyframe/steadyframe/internal/sprites"
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/guard"
+	"github.com/steadyframe/steadyframe/lifetime/syncs"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
@@ -39,8 +40,8 @@ type renderer struct {
 	tx      texturer
 	tex     *textures
 	disp    display
-	guard   *lifetime.FrameGuard
-	reqs    *queue[request]
+	guard   *guard.Guard
+	reqs    *syncs.Queue[request]
 	workers []*worker
 	clock   clock
 	churn   churnState

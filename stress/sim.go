@@ -13,7 +13,8 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/internal/quads"
 	"github.com/steadyframe/steadyframe/internal/sprites"
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/guard"
+	"github.com/steadyframe/steadyframe/lifetime/syncs"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
@@ -91,7 +92,7 @@ func simulate(cfg *config, stdout, stderr io.Writer) (*outcome, error) {
 		_ = snd.close()
 		return nil, err
 	}
-	guard, err := lifetime.NewFrameGuard(lifetime.GuardDesc{
+	guard, err := guard.New(guard.Desc{
 		Settle: cfg.settle, Sites: true, Logger: logger, Allow: guardAllow(snd),
 	})
 	if err != nil {
@@ -141,10 +142,14 @@ func simulate(cfg *config, stdout, stderr io.Writer) (*outcome, error) {
 
 // newRenderer wires the render goroutine's state. Everything a steady
 // frame touches is allocated here.
-func newRenderer(cfg *config, logger *slog.Logger, gpu *gpuSide, guard *lifetime.FrameGuard, stdout io.Writer) (*renderer, error) {
+func newRenderer(cfg *config, logger *slog.Logger, gpu *gpuSide, guard *guard.Guard, stdout io.Writer) (*renderer, error) {
+	reqs, err := syncs.NewQueue[request](cfg.workers*(cfg.uploadsPer+8)*4 + 256)
+	if err != nil {
+		return nil, fmt.Errorf("stress: render queue: %w", err)
+	}
 	r := &renderer{
 		cfg: cfg, log: logger, set: gpu.set, heap: gpu.heap, tx: gpu.tx, disp: gpu.disp, guard: guard,
-		reqs:      newQueue[request](cfg.workers*(cfg.uploadsPer+8)*4 + 256),
+		reqs:      reqs,
 		series:    newSeries(4096),
 		armedFrom: uint64(cfg.settle) + 1,
 		metrics:   []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}},
@@ -160,7 +165,6 @@ func newRenderer(cfg *config, logger *slog.Logger, gpu *gpuSide, guard *lifetime
 	if len(r.arenas) != arenaCount {
 		return nil, fmt.Errorf("stress: %d upload arenas, want %d", len(r.arenas), arenaCount)
 	}
-	var err error
 	if r.batch, err = quads.NewWriter(levelTextures + 8); err != nil {
 		return nil, err
 	}
@@ -178,7 +182,7 @@ func newRenderer(cfg *config, logger *slog.Logger, gpu *gpuSide, guard *lifetime
 // outcome is what the run found, and the exit status it earns.
 type outcome struct {
 	report    *report
-	guard     lifetime.GuardReport
+	guard     guard.Report
 	guardErr  error
 	poked     bool
 	pokeFrame uint64

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
 // requestKind says what a worker asks of the render goroutine.
@@ -68,7 +70,7 @@ type worker struct {
 	id     int
 	rng    rng
 	clock  *clock
-	reqs   *queue[request]
+	reqs   *syncs.Queue[request]
 	player player
 	cfg    *config
 
@@ -85,7 +87,7 @@ type worker struct {
 	playErr  error
 }
 
-func newWorker(id int, cfg *config, clk *clock, reqs *queue[request], p player) *worker {
+func newWorker(id int, cfg *config, clk *clock, reqs *syncs.Queue[request], p player) *worker {
 	return &worker{
 		id:     id,
 		rng:    newRNG(uint64(cfg.seed)*0x9e3779b97f4a7c15 + uint64(id)),

@@ -3,7 +3,7 @@ package upload
 import (
 	"fmt"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
 // Backend provides the one buffer behind a Set and, for a Set that owns
@@ -21,7 +21,7 @@ type Backend interface {
 	// all of it that stays valid until Close. A Set calls Map once.
 	Map(size int) ([]byte, error)
 	// NewFence makes the fence for one frame in flight.
-	NewFence() (lifetime.Fence, error)
+	NewFence() (frame.Fence, error)
 	// Close unmaps and deletes the buffer.
 	Close() error
 }
@@ -42,7 +42,7 @@ type CPUBackend struct {
 	align  int
 	manual bool
 	mem    []byte
-	fences []*lifetime.CPUFence
+	fences []*frame.CPUFence
 }
 
 // CPUBackendDesc configures NewCPUBackend. It is a plain value, read once.
@@ -75,8 +75,8 @@ func (b *CPUBackend) Map(size int) ([]byte, error) {
 }
 
 // NewFence returns a CPU fence, manual if the backend was made so.
-func (b *CPUBackend) NewFence() (lifetime.Fence, error) {
-	f := lifetime.NewCPUFence(b.manual)
+func (b *CPUBackend) NewFence() (frame.Fence, error) {
+	f := frame.NewCPUFence(b.manual)
 	b.fences = append(b.fences, f)
 	return f, nil
 }

@@ -7,17 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
 // sharedClock returns a Frames with manual CPU fences: a "GPU" that only
 // finishes a frame when the test says so.
-func sharedClock(t *testing.T, timeout time.Duration) (*lifetime.Frames, []*lifetime.CPUFence) {
+func sharedClock(t *testing.T, timeout time.Duration) (*frame.Clock, []*frame.CPUFence) {
 	t.Helper()
-	var fences []*lifetime.CPUFence
-	f, err := lifetime.NewFrames(lifetime.FramesDesc{Timeout: timeout, NewFence: func() (lifetime.Fence, error) {
-		c := lifetime.NewCPUFence(true)
+	var fences []*frame.CPUFence
+	f, err := frame.NewClock(frame.ClockDesc{Timeout: timeout, NewFence: func() (frame.Fence, error) {
+		c := frame.NewCPUFence(true)
 		fences = append(fences, c)
 		return c, nil
 	}})
@@ -28,7 +28,7 @@ func sharedClock(t *testing.T, timeout time.Duration) (*lifetime.Frames, []*life
 	return f, fences
 }
 
-func completeAll(fences []*lifetime.CPUFence) {
+func completeAll(fences []*frame.CPUFence) {
 	for _, f := range fences {
 		f.Complete()
 	}
@@ -49,7 +49,7 @@ func TestBeginFrameWaitsForTheRegionItReuses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := frames.BeginFrame(); !errors.Is(err, lifetime.ErrFenceTimeout) {
+	if _, err := frames.BeginFrame(); !errors.Is(err, frame.ErrFenceTimeout) {
 		t.Fatalf("frame 4 began while frame 1 was in flight: %v", err)
 	}
 	if _, err := s.BeginFrame(); !errors.Is(err, upload.ErrFrameOrder) {
@@ -248,7 +248,7 @@ func TestOwnedBeginFrameWaitsForTheFence(t *testing.T) {
 		end(t, s)
 	}
 	_, err := s.BeginFrame()
-	if !errors.Is(err, lifetime.ErrFenceTimeout) || !strings.Contains(err.Error(), "frame 1") {
+	if !errors.Is(err, frame.ErrFenceTimeout) || !strings.Contains(err.Error(), "frame 1") {
 		t.Fatalf("frame 3 with frame 1 unfinished: %v, want ErrFenceTimeout naming frame 1", err)
 	}
 	if _, _, err := a.Alloc(8, 8); !errors.Is(err, upload.ErrNoFrame) {

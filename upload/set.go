@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
 // MaxAlign is the largest alignment Alloc accepts.
@@ -52,13 +52,13 @@ type SetDesc struct {
 	// With Frames set, call Frames.BeginFrame before Set.BeginFrame and
 	// Frames.EndFrame after Set.EndFrame. Nil means the Set makes and
 	// owns a clock with the backend's fences and
-	// lifetime.DefaultFramesInFlight frames.
-	Frames *lifetime.Frames
+	// frame.DefaultInFlight frames.
+	Frames *frame.Clock
 	// InFlight is used only when the Set owns its clock; 0 means
-	// lifetime.DefaultFramesInFlight.
+	// frame.DefaultInFlight.
 	InFlight int
 	// Timeout bounds BeginFrame's fence wait when the Set owns its clock;
-	// 0 means lifetime.DefaultFenceTimeout. A shared clock has its own.
+	// 0 means frame.DefaultFenceTimeout. A shared clock has its own.
 	Timeout time.Duration
 	// Debug scribbles recycled regions and logs each allocation's frame
 	// serial (see Arena.CheckView). The steadyframe_debug build tag turns
@@ -75,7 +75,7 @@ type SetDesc struct {
 // for concurrent use.
 type Set struct {
 	backend    Backend
-	frames     *lifetime.Frames
+	frames     *frame.Clock
 	ownsFrames bool
 	mem        []byte
 	stride     int // bytes per frame: every arena's region, aligned
@@ -150,7 +150,7 @@ func (s *Set) attachFrames(d SetDesc) error {
 		s.frames = d.Frames
 		return nil
 	}
-	f, err := lifetime.NewFrames(lifetime.FramesDesc{InFlight: d.InFlight, NewFence: d.Backend.NewFence, Timeout: d.Timeout})
+	f, err := frame.NewClock(frame.ClockDesc{InFlight: d.InFlight, NewFence: d.Backend.NewFence, Timeout: d.Timeout})
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
@@ -183,7 +183,7 @@ func (s *Set) Len() int { return len(s.arenas) }
 
 // Frames returns the frame clock the Set uses (its own or the shared one),
 // for a renderer that keys other deferred work to the same serials.
-func (s *Set) Frames() *lifetime.Frames { return s.frames }
+func (s *Set) Frames() *frame.Clock { return s.frames }
 
 // Backend returns the backend, for reaching backend-specific state such as
 // the GL buffer name.

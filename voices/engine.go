@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
 // Policy is what Play does when every voice the caps allow is busy. It is
@@ -103,7 +103,7 @@ type Engine struct {
 	q       *queue
 	slots   *slotTable
 	mix     *mixer
-	barrier lifetime.Barrier
+	barrier syncs.Barrier
 	dev     Device
 	noVoice *formatErrors
 	log     *slog.Logger

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
 // mixer renders the device stream. It is the io.Reader the device pulls:
@@ -21,7 +21,7 @@ type mixer struct {
 	fade    int // fade-out length in frames
 	q       *queue
 	slots   *slotTable
-	barrier *lifetime.Barrier
+	barrier *syncs.Barrier
 	clock   func() int64
 
 	// Owned by the barrier holder.
@@ -57,7 +57,7 @@ type mixer struct {
 	playMaxNs  atomic.Int64
 }
 
-func newMixer(dev Format, block, fadeFrames int, q *queue, slots *slotTable, b *lifetime.Barrier, clock func() int64) *mixer {
+func newMixer(dev Format, block, fadeFrames int, q *queue, slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
 	m := &mixer{
 		dev: dev, block: block, fade: fadeFrames,
 		q: q, slots: slots, barrier: b, clock: clock,

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
 // FormatStats is one source format's voice occupancy, part of a Stats
@@ -46,7 +46,7 @@ type Stats struct {
 	StopAllFallbacks          uint64        // StopAlls that had to seize a stalled mixer
 
 	Device  DeviceStats
-	Barrier lifetime.BarrierStats
+	Barrier syncs.BarrierStats
 }
 
 // Stats returns the engine's counters; safe from any goroutine.

@@ -93,7 +93,7 @@ func TestScreenshotShowsPanel(t *testing.T) {
 		t.Fatalf("demo: %v\n%s", err, stderr.String())
 	}
 	log := stderr.String()
-	for _, want := range []string{"demo: font atlas rebaked", "demo: texture quality swapped", "stage=voices-stopall", "stage=gl-context", "teardown done"} {
+	for _, want := range []string{"demo: font atlas rebaked", "demo: texture quality swapped", "stage=voices-stopall", "stage=gl-context", "teardown: done"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q", want)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/teardown"
 )
 
 // capture reads the frame just drawn (before the swap) into d.shot.
@@ -51,7 +51,7 @@ func (d *demo) saveScreenshot(path string) error {
 // sound memory they read is released, and the frames drain before the
 // textures and the upload buffer the GPU may still read are deleted.
 func (d *demo) teardown() error {
-	td := lifetime.NewTeardown(d.log)
+	td := teardown.New(d.log)
 	var graphErr error
 	must := func(err error) {
 		if err != nil && graphErr == nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/internal/gltest"
 )
 
 // Texture churn happens in steady frames (font rebakes, quality swaps), so
@@ -16,7 +17,7 @@ func TestChurnFrameDoesNotAllocate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are meaningless under -race")
 	}
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		r, err := newRenderer(true)
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/internal/gltest"
 )
 
 func (r *renderer) create(n int, c byte) ([]descriptors.Handle, error) {
@@ -32,7 +33,7 @@ func (r *renderer) free(hs []descriptors.Handle) error {
 // deleted exactly when its slot retires. Then 200 pipelined swap cycles
 // (the CPU three frames ahead of the GPU) leave live and peak unmoved.
 func TestReferenceChurnOnGLTextures(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		r, err := newRenderer(true)
 		if err != nil {
 			return err

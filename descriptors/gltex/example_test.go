@@ -4,7 +4,8 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/internal/glctx"
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -20,7 +21,7 @@ func Example() {
 		return // no display
 	}
 	defer ctx.Close()
-	frames, _ := lifetime.NewFrames(lifetime.FramesDesc{NewFence: glctx.NewLifetimeFence})
+	frames, _ := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
 	defer frames.Close()
 	buf, _ := glbuf.New()
 	set, _ := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas(), Backend: buf, Frames: frames})

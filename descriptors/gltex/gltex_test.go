@@ -14,7 +14,9 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/internal/glctx"
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/internal/gltest"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -28,7 +30,7 @@ func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
 // renderer is the smallest GL renderer: one frame clock with GL fences, an
 // upload Set sharing it for staging, and a texture Manager.
 type renderer struct {
-	frames *lifetime.Frames
+	frames *frame.Clock
 	set    *upload.Set
 	tex    *gltex.Manager
 }
@@ -42,7 +44,7 @@ func newRenderer(staging bool) (*renderer, error) {
 func newRendererWith(staging bool, hd descriptors.HeapDesc) (*renderer, error) {
 	r := &renderer{}
 	var err error
-	r.frames, err = lifetime.NewFrames(lifetime.FramesDesc{NewFence: glctx.NewLifetimeFence})
+	r.frames, err = frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +119,7 @@ func solid(w, h int, c [4]byte) []byte {
 }
 
 func TestCreateUploadsThroughStagingAndDirect(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		for _, staging := range []bool{true, false} {
 			r, err := newRenderer(staging)
 			if err != nil {
@@ -184,7 +186,7 @@ func TestCreateUploadsThroughStagingAndDirect(t *testing.T) {
 }
 
 func TestCreateRejectsBadInputAndTakesNothing(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		r, err := newRenderer(false)
 		if err != nil {
 			return err
@@ -215,7 +217,7 @@ func TestCreateRejectsBadInputAndTakesNothing(t *testing.T) {
 // Freeing a texture must not delete it while a frame that may sample it
 // is in flight; it is deleted at the slot's retirement.
 func TestFreeDefersDeleteToRetirement(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		r, err := newRenderer(true)
 		if err != nil {
 			return err
@@ -278,7 +280,7 @@ void main() { color = texelFetch(tex, ivec2(0, 0), 0); }`
 
 // A shader reaches a slot through the unit Bind puts it on.
 func TestBindReachesTheSlotFromAShader(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		r, err := newRenderer(true)
 		if err != nil {
 			return err

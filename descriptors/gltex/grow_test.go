@@ -10,6 +10,7 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/internal/gltest"
 )
 
 // readRGBA reads back a 2×2 RGBA8 texture.
@@ -24,7 +25,7 @@ func readRGBA(name uint32) []byte {
 // and one freed before the Grow is still deleted when its frame retires,
 // its slot then reused first.
 func TestGrowCreatesTexturesInNewSlots(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		r, err := newRendererWith(true, descriptors.HeapDesc{Capacity: 4})
 		if err != nil {
 			return err

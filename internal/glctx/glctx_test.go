@@ -6,11 +6,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/internal/glctx"
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/internal/gltest"
 )
 
 // GLFW must run on the main OS thread: lock the main goroutine to it here
@@ -20,7 +19,7 @@ func init() { runtime.LockOSThread() }
 func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
 
 func TestContextReportsDriver(t *testing.T) {
-	c := glctx.ForTest(t)
+	c := gltest.Context(t)
 	info := c.Info()
 	t.Logf("context: %v", info)
 	if info.Renderer == "" || info.Version == "" {
@@ -41,86 +40,6 @@ func TestContextReportsDriver(t *testing.T) {
 	for _, e := range glctx.Required {
 		t.Logf("%s listed: %t (core in 4.5 either way)", e, c.HasExtension(e))
 	}
-}
-
-func TestFenceLifecycle(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
-		f := glctx.NewFence()
-		if !f.Done() {
-			t.Error("an unsignalled fence must count as complete")
-		}
-		if err := f.Wait(time.Second); err != nil {
-			t.Errorf("Wait on an unsignalled fence: %v", err)
-		}
-		for i := 0; i < 3; i++ {
-			gl.Clear(gl.COLOR_BUFFER_BIT)
-			if err := f.Signal(); err != nil {
-				return err
-			}
-			if err := f.Wait(2 * time.Second); err != nil {
-				return err
-			}
-			if !f.Done() {
-				t.Errorf("signal %d: Done false after a successful Wait", i)
-			}
-		}
-		if f.Signals() != 3 {
-			t.Errorf("Signals %d, want 3", f.Signals())
-		}
-		// Re-signalling without waiting must replace, not leak, the sync.
-		for i := 0; i < 100; i++ {
-			if err := f.Signal(); err != nil {
-				return err
-			}
-		}
-		gl.Finish()
-		if !f.Done() {
-			t.Error("Done false after glFinish")
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-		if err := f.Signal(); !errors.Is(err, glctx.ErrClosed) {
-			t.Errorf("Signal after Close: %v, want ErrClosed", err)
-		}
-		if err := f.Wait(time.Millisecond); !errors.Is(err, glctx.ErrClosed) {
-			t.Errorf("Wait after Close: %v, want ErrClosed", err)
-		}
-		if e := gl.GetError(); e != gl.NO_ERROR {
-			t.Errorf("GL error 0x%x", e)
-		}
-		return nil
-	})
-}
-
-func TestFencesDriveFrames(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
-		frames, err := lifetime.NewFrames(lifetime.FramesDesc{NewFence: glctx.NewLifetimeFence})
-		if err != nil {
-			return err
-		}
-		defer frames.Close()
-		for i := 0; i < 30; i++ {
-			serial, err := frames.BeginFrame()
-			if err != nil {
-				return err
-			}
-			if serial > 3 && frames.Completed() < serial-3 {
-				t.Errorf("frame %d began with only %d completed", serial, frames.Completed())
-			}
-			gl.Clear(gl.COLOR_BUFFER_BIT)
-			if err := frames.EndFrame(); err != nil {
-				return err
-			}
-		}
-		if err := frames.Drain(); err != nil {
-			return err
-		}
-		if got := frames.Completed(); got != 30 {
-			t.Errorf("Completed after Drain %d, want 30", got)
-		}
-		return nil
-	})
 }
 
 // Do needs only the ServeMain loop, not a display.
@@ -154,7 +73,7 @@ func TestErrorsAreDistinct(t *testing.T) {
 }
 
 func TestProgramErrorsCarryTheDriverLog(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		_, err := glctx.NewComputeProgram("#version 450 core\nvoid main() { undefined_call(); }")
 		if !errors.Is(err, glctx.ErrShader) || !strings.Contains(err.Error(), "compute shader") {
 			t.Errorf("bad compute shader: %v, want ErrShader naming the stage", err)
@@ -171,7 +90,7 @@ func TestProgramErrorsCarryTheDriverLog(t *testing.T) {
 // A second context can come and go without terminating GLFW under the
 // first, which becomes current again.
 func TestSecondContextCloses(t *testing.T) {
-	glctx.RunT(t, func(shared *glctx.Context) error {
+	gltest.Run(t, func(shared *glctx.Context) error {
 		c, err := glctx.New(glctx.Desc{Width: 32, Height: 16, Title: "second"})
 		if err != nil {
 			return err

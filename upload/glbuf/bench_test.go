@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/internal/gltest"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -30,7 +31,7 @@ func benchUpload(b *testing.B, n int, persistent bool) {
 	for i := range src {
 		src[i] = byte(i)
 	}
-	glctx.RunT(b, func(*glctx.Context) error {
+	gltest.Run(b, func(*glctx.Context) error {
 		prog, err := glctx.NewProgram(hazardVertex, hazardFragment)
 		if err != nil {
 			return err

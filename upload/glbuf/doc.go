@@ -1,7 +1,7 @@
 // Package glbuf is upload's OpenGL backend: one buffer object made with
 // glNamedBufferStorage(MAP_WRITE | MAP_PERSISTENT | MAP_COHERENT), mapped
 // once with glMapNamedBufferRange for the buffer's whole life, and GL sync
-// object fences (internal/glctx.Fence).
+// object fences (lifetime/glfence).
 //
 // Coherent mapping means a CPU write is visible to commands issued after
 // it without glFlushMappedBufferRange or a client barrier; the fences are

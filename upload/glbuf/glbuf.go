@@ -7,7 +7,8 @@ import (
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/internal/glctx"
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
@@ -77,7 +78,7 @@ func (b *Backend) Map(size int) ([]byte, error) {
 }
 
 // NewFence returns a GL sync object fence.
-func (b *Backend) NewFence() (lifetime.Fence, error) { return glctx.NewFence(), nil }
+func (b *Backend) NewFence() (frame.Fence, error) { return glfence.New() }
 
 // Buffer returns the GL buffer name to bind with the offsets Alloc
 // returns. It is 0 before Map and after Close.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/internal/gltest"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -19,7 +20,7 @@ func init() { runtime.LockOSThread() }
 func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
 
 func TestStandardSetOnGL(t *testing.T) {
-	glctx.RunT(t, func(c *glctx.Context) error {
+	gltest.Run(t, func(c *glctx.Context) error {
 		b, err := glbuf.New()
 		if err != nil {
 			return err
@@ -87,7 +88,7 @@ func TestGLFramesDoNotAllocate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates; allocation counts are checked without -race")
 	}
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		b, err := glbuf.New()
 		if err != nil {
 			return err
@@ -124,7 +125,7 @@ func TestGLFramesDoNotAllocate(t *testing.T) {
 // Map reports what the driver refuses as ErrGL, leaves no buffer and no
 // GL error behind, and refuses a second mapping of a backend.
 func TestMapErrors(t *testing.T) {
-	glctx.RunT(t, func(*glctx.Context) error {
+	gltest.Run(t, func(*glctx.Context) error {
 		b, err := glbuf.New()
 		if err != nil {
 			return err

@@ -8,7 +8,8 @@ import (
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/internal/glctx"
-	"github.com/steadyframe/steadyframe/lifetime"
+	"github.com/steadyframe/steadyframe/internal/gltest"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -65,7 +66,7 @@ func (m hazardMode) String() string { return [...]string{"fenced", "unfenced", "
 // wait: fencing disabled.
 type noFences struct{ *glbuf.Backend }
 
-func (noFences) NewFence() (lifetime.Fence, error) { return lifetime.NewCPUFence(false), nil }
+func (noFences) NewFence() (frame.Fence, error) { return frame.NewCPUFence(false), nil }
 
 type hazardResult struct {
 	frames, mismatched, wrongValues int
@@ -176,7 +177,7 @@ func runHazard(mode hazardMode) (hazardResult, error) {
 // wrote for that frame; with them disabled it sees later frames' data.
 func TestFencesGateRegionReuse(t *testing.T) {
 	results := make(map[hazardMode]hazardResult)
-	glctx.RunT(t, func(c *glctx.Context) error {
+	gltest.Run(t, func(c *glctx.Context) error {
 		t.Logf("driver: %s", c.Info())
 		for _, mode := range []hazardMode{fenced, unfenced, overwrite} {
 			r, err := runHazard(mode)

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/gl/v4.5-core/gl"
 
 	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/internal/gltest"
 	"github.com/steadyframe/steadyframe/internal/quads"
 )
 
@@ -20,7 +21,7 @@ func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
 // the pixels back: each quad must show its texture's colour, tinted, and
 // the rest must stay clear.
 func TestDrawsRunsAtOffset(t *testing.T) {
-	glctx.RunT(t, func(c *glctx.Context) error {
+	gltest.Run(t, func(c *glctx.Context) error {
 		r, err := New(16)
 		if err != nil {
 			return err

@@ -1,0 +1,117 @@
+package deps
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
+)
+
+const module = "github.com/steadyframe/steadyframe"
+
+// core lists the packages that must build and test without cgo
+// (CGO_ENABLED=0) and the module packages each may import besides the
+// standard library. Device code (go-gl, GLFW, oto) plugs into their small
+// interfaces from the packages beside them (upload/glbuf,
+// descriptors/gltex, lifetime/glfence, voices/otodev), never the other
+// way round.
+var core = map[string][]string{
+	"pools":             nil,
+	"lifetime/syncs":    nil,
+	"lifetime/frame":    {"lifetime/syncs"},
+	"lifetime/teardown": nil,
+	"lifetime/guard":    nil,
+	"upload":            {"lifetime/frame", "lifetime/syncs"},
+	"descriptors":       {"pools", "lifetime/frame", "lifetime/syncs"},
+	"voices":            {"lifetime/syncs"},
+}
+
+func TestCoreBuildsWithoutCgo(t *testing.T) {
+	for pkg, allowed := range core {
+		ok := map[string]bool{module + "/" + pkg: true}
+		for _, a := range allowed {
+			ok[module+"/"+a] = true
+		}
+		for _, d := range testenv.Deps(t, module+"/"+pkg, false, "CGO_ENABLED=0") {
+			if !d.Standard && !ok[d.Path] {
+				t.Errorf("%s depends on %s; allowed besides the standard library: %v", pkg, d.Path, allowed)
+			}
+		}
+		// Its tests may use the other core packages and the test helpers,
+		// but must still build without cgo.
+		for _, d := range testenv.Deps(t, module+"/"+pkg, true, "CGO_ENABLED=0") {
+			if d.Cgo {
+				t.Errorf("%s or its tests depend on %s, which has cgo files", pkg, d.Path)
+			}
+		}
+	}
+}
+
+// listAll returns every package of the module with its name and its
+// transitive non-test imports.
+func listAll(t *testing.T) map[string]struct {
+	name string
+	deps []string
+} {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{.Name}}|{{join .Deps \" \"}}", module+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	pkgs := map[string]struct {
+		name string
+		deps []string
+	}{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, "|", 3)
+		if len(f) != 3 {
+			t.Fatalf("go list printed %q", line)
+		}
+		pkgs[f[0]] = struct {
+			name string
+			deps []string
+		}{f[1], strings.Fields(f[2])}
+	}
+	if _, ok := pkgs[module+"/pools"]; !ok {
+		t.Fatalf("go list did not list pools: the check is not looking at the module\n%s", out)
+	}
+	return pkgs
+}
+
+// TestPublicPackagesAvoidInternal: a user's module cannot import the
+// module's internal/ packages, so no public package may need one.
+func TestPublicPackagesAvoidInternal(t *testing.T) {
+	for path, p := range listAll(t) {
+		if p.name == "main" || strings.Contains(path, "/internal/") || strings.HasSuffix(path, "/internal") {
+			continue
+		}
+		for _, d := range p.deps {
+			if strings.HasPrefix(d, module+"/internal/") || strings.Contains(strings.TrimPrefix(d, module), "/internal/") && strings.HasPrefix(d, module) {
+				t.Errorf("public package %s depends on %s, which a user's module cannot import", path, d)
+			}
+		}
+	}
+}
+
+// TestBinariesLeanDeps: no command links package testing (test helpers
+// live in _test.go files), and none links net/http or crypto/tls, which
+// nothing in a frame loop needs.
+func TestBinariesLeanDeps(t *testing.T) {
+	seen := 0
+	for path, p := range listAll(t) {
+		if p.name != "main" {
+			continue
+		}
+		seen++
+		for _, d := range p.deps {
+			switch d {
+			case "testing", "net/http", "crypto/tls":
+				t.Errorf("command %s links %s", path, d)
+			}
+		}
+	}
+	if seen < 2 {
+		t.Fatalf("found %d commands, want stress and cmd/demo at least", seen)
+	}
+}

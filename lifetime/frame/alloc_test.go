@@ -1,0 +1,89 @@
+package frame
+
+import (
+	"testing"
+	"time"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
+)
+
+func TestBeginEndFrameAllocatesNothing(t *testing.T) {
+	testenv.SkipUnderRace(t)
+	fr, err := NewClock(ClockDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := testing.AllocsPerRun(1000, func() {
+		if _, err := fr.BeginFrame(); err != nil {
+			t.Fatal(err)
+		}
+		if err := fr.EndFrame(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n != 0 {
+		t.Fatalf("BeginFrame+EndFrame allocates %v times", n)
+	}
+}
+
+// TestBeginFrameWaitAllocatesNothing covers the steady path of a
+// device-bound game: the CPU runs ahead, so BeginFrame blocks on the
+// reused slot's fence every frame while a "GPU" goroutine completes
+// fences. AllocsPerRun counts the whole process, the GPU goroutine too.
+func TestBeginFrameWaitAllocatesNothing(t *testing.T) {
+	testenv.SkipUnderRace(t)
+	fr, fences := manualFrames(t, 3, 5*time.Second)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			time.Sleep(50 * time.Microsecond) // one frame of device work
+			for _, f := range fences {
+				f.Complete()
+			}
+		}
+	}()
+	n := testing.AllocsPerRun(200, func() {
+		if _, err := fr.BeginFrame(); err != nil {
+			t.Fatal(err)
+		}
+		if err := fr.EndFrame(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	close(stop)
+	<-done
+	if st := fr.Stats(); st.Waits == 0 {
+		t.Fatalf("BeginFrame never waited (%+v): the test did not reach the wait path", st)
+	}
+	if n != 0 {
+		t.Fatalf("BeginFrame+EndFrame waiting on fences allocates %v times", n)
+	}
+}
+
+func TestScheduleRunAllocatesNothing(t *testing.T) {
+	testenv.SkipUnderRace(t)
+	dq, err := NewDeferred(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := &countReleaser{}
+	var serial uint64
+	n := testing.AllocsPerRun(1000, func() {
+		serial++
+		for k := uint64(0); k < 4; k++ {
+			if err := dq.Schedule(serial, rel, k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dq.Run(serial - 1)
+	})
+	if n != 0 {
+		t.Fatalf("Schedule+Run allocates %v times", n)
+	}
+}

@@ -1,0 +1,26 @@
+package frame
+
+import "errors"
+
+// Sentinel errors returned by this package. Check them with errors.Is; the
+// returned values wrap them with the frame serial, name or count involved.
+var (
+	// ErrClosed is returned by every error-returning call on a Clock,
+	// Deferred or Fence after Close.
+	ErrClosed = errors.New("frame: closed")
+	// ErrFenceTimeout is returned when a fence did not signal in time. The
+	// wrapping message names the frame serial that is stuck.
+	ErrFenceTimeout = errors.New("frame: fence timeout")
+	// ErrFrameOrder is returned by BeginFrame while a frame is open, or by
+	// EndFrame while none is.
+	ErrFrameOrder = errors.New("frame: frame begin/end out of order")
+	// ErrDeferredFull is returned by Deferred.Schedule when the queue is at
+	// capacity. The work is not queued; the caller still owns it.
+	ErrDeferredFull = errors.New("frame: deferred release queue full")
+	// ErrPending is returned by Deferred.Close while release work is still
+	// queued. The work is kept; Run still releases it.
+	ErrPending = errors.New("frame: release work still pending")
+	// ErrInvalidConfig is returned by constructors given impossible settings
+	// and by calls given impossible arguments.
+	ErrInvalidConfig = errors.New("frame: invalid configuration")
+)

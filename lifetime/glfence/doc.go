@@ -1,0 +1,21 @@
+// Package glfence implements frame.Fence over OpenGL sync objects
+// (glFenceSync / glClientWaitSync), so a frame.Clock can fence frames on
+// the GPU: frame.NewClock(frame.ClockDesc{NewFence: glfence.New}).
+//
+// It works on any OpenGL 3.2+ (ARB_sync) context the application made
+// and loaded with go-gl's gl.Init; it creates no context of its own.
+//
+// # Ownership
+//
+// A Fence belongs to the goroutine that has the GL context current (the
+// render goroutine, locked to its OS thread); it is not safe for
+// concurrent use, and every method must be called with that context
+// current.
+//
+// # Lifetime
+//
+// A Fence holds at most one GL sync object: Signal replaces it, a Wait or
+// Done that sees it complete deletes it, and Close deletes it. Close the
+// fence (a frame.Clock does, in its Close) before the context is
+// destroyed.
+package glfence

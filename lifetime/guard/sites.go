@@ -1,0 +1,315 @@
+package guard
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
+)
+
+// Site is one allocating call site, named by the innermost guarded function
+// on its stack (the code to fix), or by the innermost non-runtime function
+// when no guarded code is on the stack. It is a plain value, safe to copy
+// and to hand to any goroutine.
+type Site struct {
+	Function string // as runtime.Frame.Function spells it
+	File     string
+	Line     int
+	// Guarded reports that Function matched a guarded prefix.
+	Guarded bool
+	// Allowed is the allowlist reason when the site is tolerated, else "".
+	Allowed string
+	// Allocs is how many objects the site allocated in the frame it was
+	// attributed to (when first seen, for Report.Sites).
+	Allocs int64
+}
+
+// String formats the site as "function (file.go:line)".
+func (s Site) String() string {
+	return fmt.Sprintf("%s (%s:%d)", s.Function, path.Base(s.File), s.Line)
+}
+
+// guardSelf names the guard's own functions. A stack through any of them
+// is the guard's bookkeeping (profile reads, logging), never a violation.
+var guardSelf = [...]string{
+	"github.com/steadyframe/steadyframe/lifetime/guard.(*Guard).",
+	"github.com/steadyframe/steadyframe/lifetime/guard.(*siteTracker).",
+	"github.com/steadyframe/steadyframe/lifetime/guard.guardMark",
+}
+
+var defaultGuardPrefixes = []string{"github.com/steadyframe/steadyframe", "main."}
+
+// siteTracker attributes allocations to call sites by diffing cumulative
+// per-stack AllocObjects in runtime.MemProfile between reads. Reads happen
+// only when the guard arms (the baseline) and on a violation, because a
+// read allocates and the profile is only current after a GC. Between two
+// reads every armed frame allocated nothing, so the difference is the
+// violating frame's allocations plus any made between frames, which
+// Guard tracks separately to mark a violation Exact.
+type siteTracker struct {
+	prefixes []string
+	allow    []Allow
+	recs     []runtime.MemProfileRecord // reused across reads, grown as needed
+	last     map[[32]uintptr]int64      // AllocObjects per stack at the last read
+	logged   map[string]bool            // sites already reported this session
+	unique   []Site
+}
+
+func newSiteTracker(prefixes []string, allow []Allow) *siteTracker {
+	if len(prefixes) == 0 {
+		prefixes = defaultGuardPrefixes
+	}
+	return &siteTracker{
+		prefixes: append([]string(nil), prefixes...),
+		allow:    append([]Allow(nil), allow...),
+		recs:     make([]runtime.MemProfileRecord, 1024),
+		last:     make(map[[32]uintptr]int64),
+		logged:   make(map[string]bool),
+	}
+}
+
+// markSink keeps guardMark's object on the heap; marksMade counts the marks
+// made while every allocation was profiled.
+var (
+	markSink  atomic.Pointer[[32]byte]
+	marksMade atomic.Int64
+)
+
+// guardMark allocates one object with a stack the guard can recognise.
+// MemProfile publishes allocations a GC cycle at a time, and runtime.GC
+// skips publishing when another cycle overtakes it (common under load and
+// the race detector), so a read checks that its own mark is visible: then
+// every allocation made before it is too.
+//
+//go:noinline
+func guardMark() {
+	markSink.Store(new([32]byte))
+	if runtime.MemProfileRate == 1 {
+		marksMade.Add(1)
+	}
+}
+
+// markEntry is guardMark's entry PC, to find its records without
+// symbolizing every stack.
+var markEntry = runtime.FuncForPC(reflect.ValueOf(guardMark).Pointer()).Entry()
+
+// maxPublishGCs bounds the GCs a read forces while waiting for its mark.
+const maxPublishGCs = 5
+
+// read returns every profile record including freed ones, once the
+// allocations made before the call are published, and reports whether
+// they were (false after maxPublishGCs cycles without it).
+func (t *siteTracker) read() ([]runtime.MemProfileRecord, bool) {
+	guardMark()
+	want := marksMade.Load()
+	var recs []runtime.MemProfileRecord
+	for range maxPublishGCs {
+		runtime.GC()
+		recs = t.profile()
+		if marksSeen(recs) >= want {
+			return recs, true
+		}
+	}
+	return recs, false
+}
+
+func (t *siteTracker) profile() []runtime.MemProfileRecord {
+	for {
+		n, ok := runtime.MemProfile(t.recs, true)
+		if ok {
+			return t.recs[:n]
+		}
+		t.recs = make([]runtime.MemProfileRecord, n+n/4+64)
+	}
+}
+
+// marksSeen sums the published allocations made by guardMark.
+func marksSeen(recs []runtime.MemProfileRecord) int64 {
+	var n int64
+	for _, r := range recs {
+		// The mark's frame sits just above the runtime's allocation
+		// frames, within the first few PCs.
+		stack := r.Stack()
+		for _, pc := range stack[:min(6, len(stack))] {
+			if f := runtime.FuncForPC(pc - 1); f != nil && f.Entry() == markEntry {
+				n += r.AllocObjects
+				break
+			}
+		}
+	}
+	return n
+}
+
+// baseline records the current counts without attributing anything.
+func (t *siteTracker) baseline() {
+	recs, _ := t.read()
+	clear(t.last)
+	for _, r := range recs {
+		t.last[r.Stack0] += r.AllocObjects
+	}
+}
+
+// collect returns the sites that allocated since the last read, merged by
+// site, the subset reported for the first time this session, and whether
+// the profile was fully published (if not, some sites may be missing now
+// and show up at a later violation).
+func (t *siteTracker) collect() (sites, fresh []Site, published bool) {
+	recs, published := t.read()
+	// The profile has one record per stack and object size, so one stack
+	// (a line formatting strings of varying length) can own several:
+	// compare per-stack totals, never record against record.
+	now := make(map[[32]uintptr]int64, len(t.last))
+	for _, r := range recs {
+		now[r.Stack0] += r.AllocObjects
+	}
+	for key, total := range now {
+		prev := t.last[key]
+		if total <= prev {
+			continue
+		}
+		// The key is the record's Stack0, so the stack is rebuilt from
+		// it rather than kept in a second map.
+		rec := runtime.MemProfileRecord{Stack0: key}
+		site, ok := t.classify(rec.Stack())
+		if !ok {
+			continue
+		}
+		site.Allocs = total - prev
+		sites = mergeSite(sites, site)
+	}
+	t.last = now
+	// Map order is random; keep reports stable.
+	slices.SortFunc(sites, func(a, b Site) int {
+		return cmp.Or(cmp.Compare(a.Function, b.Function), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
+	for _, s := range sites {
+		key := s.String()
+		if t.logged[key] {
+			continue
+		}
+		t.logged[key] = true
+		t.unique = append(t.unique, s)
+		fresh = append(fresh, s)
+	}
+	return sites, fresh, published
+}
+
+func mergeSite(sites []Site, s Site) []Site {
+	for i := range sites {
+		if sites[i].Function == s.Function && sites[i].File == s.File && sites[i].Line == s.Line {
+			sites[i].Allocs += s.Allocs
+			return sites
+		}
+	}
+	return append(sites, s)
+}
+
+// classify names the site of one allocation stack. It returns false for
+// the guard's own allocations. Walking outwards from the allocation, the
+// first frame that is guarded names the site; an allowlisted frame met
+// before any guarded one makes the site tolerated. An allowlist entry
+// therefore never covers guarded code called from the allowlisted
+// function (our mixer called from oto's callback stays guarded).
+func (t *siteTracker) classify(stack []uintptr) (Site, bool) {
+	frames := runtime.CallersFrames(stack)
+	var outer Site // innermost non-runtime frame, for unguarded stacks
+	var found bool
+	var site Site
+	for {
+		f, more := frames.Next()
+		fn := f.Function
+		for _, self := range guardSelf {
+			if strings.HasPrefix(fn, self) {
+				return Site{}, false
+			}
+		}
+		if !found && !strings.HasPrefix(fn, "runtime.") && fn != "" {
+			if !outer.isSet() {
+				outer = Site{Function: fn, File: f.File, Line: f.Line}
+			}
+			if reason := t.allowed(fn); reason != "" {
+				site = Site{Function: fn, File: f.File, Line: f.Line, Allowed: reason}
+				found = true
+			} else if t.guarded(fn) {
+				site = Site{Function: fn, File: f.File, Line: f.Line, Guarded: true}
+				found = true
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	// The whole stack is walked even after the site is found, so that a
+	// guard frame further out still marks the allocation as the guard's.
+	if found {
+		return site, true
+	}
+	if !outer.isSet() {
+		return t.runtimeSite(stack), true
+	}
+	return outer, true
+}
+
+// RuntimeReason is the built-in allowlist reason for allocations whose
+// stack holds runtime frames only: the runtime allocating for itself, such
+// as an M for a new OS thread when a stop-the-world restarts the scheduler,
+// or the background scavenger growing its timer heap. No guarded or
+// third-party code is on such a stack, so there is nothing to fix there;
+// any other allocation in the same frame still makes it a violation.
+const RuntimeReason = "runtime-internal: the runtime allocated for itself (new OS thread, scavenger timer); no caller outside the runtime"
+
+// runtimeSite names a runtime-only stack by its outermost runtime function
+// (runtime.bgscavenge, runtime.startTheWorld.func1): it says which runtime
+// machinery allocated, where the innermost (mallocgc) says nothing.
+func (t *siteTracker) runtimeSite(stack []uintptr) Site {
+	s := Site{Function: "runtime", Allowed: RuntimeReason}
+	frames := runtime.CallersFrames(stack)
+	for {
+		f, more := frames.Next()
+		if f.Function != "" && f.Function != "runtime.goexit" && f.Function != "runtime.systemstack" {
+			s.Function, s.File, s.Line = f.Function, f.File, f.Line
+		}
+		if !more {
+			return s
+		}
+	}
+}
+
+func (s Site) isSet() bool { return s.Function != "" }
+
+func (t *siteTracker) guarded(fn string) bool {
+	for _, p := range t.prefixes {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *siteTracker) allowed(fn string) string {
+	for _, a := range t.allow {
+		if strings.HasPrefix(fn, a.Site) {
+			return a.Reason
+		}
+	}
+	return ""
+}
+
+// allAllowed reports whether sites is non-empty and every site in it is
+// allowlisted. An empty attribution is not tolerated: allocations nobody
+// can name are not exempt.
+func allAllowed(sites []Site) bool {
+	if len(sites) == 0 {
+		return false
+	}
+	for _, s := range sites {
+		if s.Allowed == "" {
+			return false
+		}
+	}
+	return true
+}

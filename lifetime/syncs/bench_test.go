@@ -1,0 +1,70 @@
+package syncs
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// BenchmarkBarrierRoundTrip is one request, one owner pass and the wait
+// that sees it, on one goroutine: the barrier's own cost.
+func BenchmarkBarrierRoundTrip(b *testing.B) {
+	var br Barrier
+	b.ReportAllocs()
+	for b.Loop() {
+		epoch := br.Request()
+		br.Enter()
+		br.Exit()
+		if err := br.WaitEpoch(epoch, time.Second); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBarrierWaitLiveOwner waits on an owner goroutine running
+// passes back to back.
+func BenchmarkBarrierWaitLiveOwner(b *testing.B) {
+	var br Barrier
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if br.Enter() {
+				br.Exit()
+			}
+			runtime.Gosched()
+		}
+	}()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := br.Wait(5 * time.Second); err != nil {
+			b.Fatal(err)
+		}
+	}
+	close(stop)
+	<-done
+}
+
+// BenchmarkChannelHandshake is the comparison for the barrier: the
+// requester sends a reply channel to the owner, which answers after a pass.
+func BenchmarkChannelHandshake(b *testing.B) {
+	req := make(chan chan struct{})
+	go func() {
+		for reply := range req {
+			reply <- struct{}{}
+		}
+	}()
+	b.ReportAllocs()
+	for b.Loop() {
+		reply := make(chan struct{})
+		req <- reply
+		<-reply
+	}
+	close(req)
+}
