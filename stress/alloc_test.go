@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/flatlog"
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
@@ -38,7 +39,7 @@ func TestSeriesNoAllocs(t *testing.T) {
 
 func TestOccupancyLineNoAllocs(t *testing.T) {
 	for _, json := range []bool{false, true} {
-		o := newOccupancyLog(slog.New(newFlatHandler(io.Discard, json)), 1024, time.Nanosecond, nil)
+		o := newOccupancyLog(slog.New(flatlog.New(io.Discard, logFormat(json), nil)), 1024, time.Nanosecond, nil)
 		st := descriptors.Stats{Capacity: 1024, Live: 239, Peak: 275, HighWater: 275}
 		var at time.Duration
 		wantNoAllocs(t, "occupancy line", func() {
@@ -76,7 +77,7 @@ func TestWorkerTickNoAllocs(t *testing.T) {
 }
 
 func BenchmarkOccupancyLine(b *testing.B) {
-	o := newOccupancyLog(slog.New(newFlatHandler(io.Discard, false)), 1024, time.Nanosecond, nil)
+	o := newOccupancyLog(slog.New(flatlog.New(io.Discard, flatlog.FormatText, nil)), 1024, time.Nanosecond, nil)
 	st := descriptors.Stats{Capacity: 1024, Live: 239, Peak: 275, HighWater: 275}
 	var at time.Duration
 	b.ReportAllocs()
@@ -135,7 +136,7 @@ func TestFlatHandlerSurvivesGC(t *testing.T) {
 		}
 		return fewest
 	}
-	if n := afterGC(newFlatHandler(io.Discard, false)); n != 0 {
+	if n := afterGC(flatlog.New(io.Discard, flatlog.FormatText, nil)); n != 0 {
 		t.Errorf("flat handler: %d allocations for the first line after a GC", n)
 	}
 	if n := afterGC(slog.NewTextHandler(io.Discard, nil)); n == 0 {

@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/xml"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -76,43 +74,6 @@ func TestSeriesHalvesKeepingPeaks(t *testing.T) {
 		if got[i].At <= got[i-1].At {
 			t.Errorf("samples out of order: %v after %v", got[i].At, got[i-1].At)
 		}
-	}
-}
-
-func TestFlatHandlerText(t *testing.T) {
-	var b bytes.Buffer
-	l := slog.New(newFlatHandler(&b, false)).With("run", 7)
-	l.Info("descriptor occupancy (capacity 1024)", "live", 239, "pct", 23.3, "ok", true, "wait", 1500*time.Microsecond, "name", "a b")
-	got := b.String()
-	for _, want := range []string{`level=INFO msg="descriptor occupancy (capacity 1024)"`, "run=7", "live=239", "pct=23.3", "ok=true", "wait=1.5ms", `name="a b"`} {
-		if !strings.Contains(got, want) {
-			t.Errorf("text line lacks %s:\n%s", want, got)
-		}
-	}
-	if !strings.HasPrefix(got, "time=") || !strings.HasSuffix(got, "\n") {
-		t.Errorf("malformed line %q", got)
-	}
-}
-
-func TestFlatHandlerJSON(t *testing.T) {
-	var b bytes.Buffer
-	l := slog.New(newFlatHandler(&b, true)).With("run", 7).WithGroup("g")
-	l.Warn("quote \" and\nnewline", "live", 239, "pct", 23.5, "s", "x")
-	var m map[string]any
-	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, b.String())
-	}
-	if m["msg"] != "quote \" and\nnewline" || m["level"] != "WARN" || m["run"] != 7.0 || m["g.live"] != 239.0 || m["g.pct"] != 23.5 {
-		t.Errorf("decoded %v", m)
-	}
-}
-
-func TestFlatHandlerLevel(t *testing.T) {
-	var b bytes.Buffer
-	l := slog.New(newFlatHandler(&b, false))
-	l.Debug("hidden")
-	if b.Len() != 0 {
-		t.Errorf("debug line written: %q", b.String())
 	}
 }
 

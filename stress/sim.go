@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/flatlog"
 	"github.com/steadyframe/steadyframe/internal/quads"
 	"github.com/steadyframe/steadyframe/internal/sprites"
 	"github.com/steadyframe/steadyframe/lifetime/guard"
@@ -46,7 +47,7 @@ func (g *gpuSide) abort() {
 // newLogger builds the occupancy log on w, text or JSON, with the
 // allocation-free handler.
 func newLogger(format string, w io.Writer) *slog.Logger {
-	return slog.New(newFlatHandler(w, format == "json"))
+	return slog.New(flatlog.New(w, logFormat(format == "json"), nil))
 }
 
 // newCPUSide is -headless: the library's CPU backends, no window.
@@ -237,4 +238,12 @@ func (o *outcome) exit(cfg *config, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "stress: %s\n", o.report.Verdict)
 	return exitViolation
+}
+
+// logFormat picks the flatlog format for -log.
+func logFormat(json bool) flatlog.Format {
+	if json {
+		return flatlog.FormatJSON
+	}
+	return flatlog.FormatText
 }

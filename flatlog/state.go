@@ -1,0 +1,385 @@
+package flatlog
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math"
+	"strconv"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// state formats one record (or one WithAttrs batch) into b.
+type state struct {
+	b    []byte
+	json bool
+	opts *slog.HandlerOptions
+	// sep is set once a member was written at the current nesting level:
+	// the next one needs a separator (',' in JSON, ' ' in text).
+	sep bool
+	// groups is the group path, for ReplaceAttr; prefix is the same path
+	// as a text key prefix, "G.H.".
+	groups []string
+	prefix []byte
+}
+
+// openGroups opens a JSON object for each name (text needs nothing: the
+// names are already in the key prefix) and returns how many it opened.
+func (st *state) openGroups(names []string) int {
+	if !st.json {
+		return 0
+	}
+	for _, n := range names {
+		st.key(n)
+		st.b = append(st.b, '{')
+		st.sep = false
+	}
+	return len(names)
+}
+
+// builtin writes one of the record's own fields, through ReplaceAttr.
+func (st *state) builtin(a slog.Attr) {
+	if st.opts.ReplaceAttr != nil {
+		a = st.opts.ReplaceAttr(nil, a)
+		a.Value = a.Value.Resolve()
+		if isEmpty(a) {
+			return
+		}
+	}
+	st.key(a.Key)
+	st.value(a.Value)
+}
+
+// isEmpty reports an Attr slog says to ignore: empty key and zero value.
+func isEmpty(a slog.Attr) bool { return a.Key == "" && a.Value.Equal(slog.Value{}) }
+
+// attr writes a and reports whether it wrote anything.
+func (st *state) attr(a slog.Attr) bool {
+	a.Value = a.Value.Resolve()
+	if a.Value.Kind() == slog.KindGroup {
+		return st.group(a.Key, a.Value.Group())
+	}
+	if st.opts.ReplaceAttr != nil {
+		a = st.opts.ReplaceAttr(st.groups, a)
+		a.Value = a.Value.Resolve()
+		if a.Value.Kind() == slog.KindGroup {
+			return st.group(a.Key, a.Value.Group())
+		}
+	}
+	if isEmpty(a) {
+		return false
+	}
+	st.key(a.Key)
+	st.value(a.Value)
+	return true
+}
+
+// group writes a group attribute: inlined when its key is empty, left
+// out when it has nothing to write.
+func (st *state) group(key string, as []slog.Attr) bool {
+	if len(as) == 0 {
+		return false
+	}
+	if key == "" {
+		wrote := false
+		for _, a := range as {
+			wrote = st.attr(a) || wrote
+		}
+		return wrote
+	}
+	mark, sep, plen := len(st.b), st.sep, len(st.prefix)
+	st.groups = append(st.groups, key)
+	if st.json {
+		st.key(key)
+		st.b = append(st.b, '{')
+		st.sep = false
+	} else {
+		st.prefix = append(append(st.prefix, key...), '.')
+	}
+	wrote := false
+	for _, a := range as {
+		wrote = st.attr(a) || wrote
+	}
+	st.groups = st.groups[:len(st.groups)-1]
+	st.prefix = st.prefix[:plen]
+	if !wrote {
+		st.b, st.sep = st.b[:mark], sep
+		return false
+	}
+	if st.json {
+		st.b = append(st.b, '}')
+	}
+	st.sep = true
+	return true
+}
+
+// key writes the separator a member needs and its key.
+func (st *state) key(k string) {
+	if st.json {
+		if st.sep {
+			st.b = append(st.b, ',')
+		}
+		st.b = append(st.b, '"')
+		st.b = appendEscaped(st.b, k)
+		st.b = append(st.b, '"', ':')
+		st.sep = true
+		return
+	}
+	if st.sep {
+		st.b = append(st.b, ' ')
+	}
+	st.sep = true
+	if len(st.prefix) == 0 && !needsQuote(k) {
+		st.b = append(st.b, k...)
+	} else if len(st.prefix) > 0 && !needsQuote(k) && !bytesNeedQuote(st.prefix) {
+		st.b = append(append(st.b, st.prefix...), k...)
+	} else {
+		// Rare: a key that needs quoting. Building the joined key
+		// allocates, as slog.TextHandler does here too.
+		st.b = strconv.AppendQuote(st.b, string(st.prefix)+k)
+	}
+	st.b = append(st.b, '=')
+}
+
+// value writes v, which is resolved and not a group.
+func (st *state) value(v slog.Value) {
+	switch v.Kind() {
+	case slog.KindString:
+		st.str(v.String())
+	case slog.KindInt64:
+		st.b = strconv.AppendInt(st.b, v.Int64(), 10)
+	case slog.KindUint64:
+		st.b = strconv.AppendUint(st.b, v.Uint64(), 10)
+	case slog.KindFloat64:
+		f := v.Float64()
+		if st.json && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			// JSON has no such numbers; write them as strings rather than
+			// fail the record.
+			st.str(strconv.FormatFloat(f, 'g', -1, 64))
+			return
+		}
+		st.b = strconv.AppendFloat(st.b, f, 'g', -1, 64)
+	case slog.KindBool:
+		st.b = strconv.AppendBool(st.b, v.Bool())
+	case slog.KindDuration:
+		if st.json {
+			st.b = strconv.AppendInt(st.b, int64(v.Duration()), 10)
+		} else {
+			st.b = appendDuration(st.b, v.Duration())
+		}
+	case slog.KindTime:
+		st.time(v.Time())
+	default:
+		st.any(v.Any())
+	}
+}
+
+func (st *state) time(t time.Time) {
+	if st.json {
+		st.b = append(st.b, '"')
+		st.b = t.AppendFormat(st.b, time.RFC3339Nano)
+		st.b = append(st.b, '"')
+		return
+	}
+	st.b = t.AppendFormat(st.b, "2006-01-02T15:04:05.000Z07:00")
+}
+
+// any formats a KindAny value; only slog.Level avoids allocating.
+func (st *state) any(x any) {
+	switch x := x.(type) {
+	case slog.Level:
+		st.str(x.String())
+	case *slog.Source:
+		if st.json {
+			st.b = append(st.b, `{"function":`...)
+			st.b = strconv.AppendQuote(st.b, x.Function)
+			st.b = append(st.b, `,"file":`...)
+			st.b = strconv.AppendQuote(st.b, x.File)
+			st.b = append(st.b, `,"line":`...)
+			st.b = strconv.AppendInt(st.b, int64(x.Line), 10)
+			st.b = append(st.b, '}')
+			return
+		}
+		st.str(x.File + ":" + strconv.Itoa(x.Line))
+	case error:
+		st.str(x.Error())
+	case encoding.TextMarshaler:
+		t, err := x.MarshalText()
+		if err != nil {
+			st.str("!ERROR:" + err.Error())
+			return
+		}
+		st.str(string(t))
+	default:
+		if st.json {
+			j, err := json.Marshal(x)
+			if err != nil {
+				st.str("!ERROR:" + err.Error())
+				return
+			}
+			st.b = append(st.b, j...)
+			return
+		}
+		st.str(fmt.Sprint(x))
+	}
+}
+
+// str writes s: a JSON string, or in text quoted only where needed, as
+// slog.TextHandler does.
+func (st *state) str(s string) {
+	if st.json {
+		st.b = append(st.b, '"')
+		st.b = appendEscaped(st.b, s)
+		st.b = append(st.b, '"')
+		return
+	}
+	if needsQuote(s) {
+		st.b = strconv.AppendQuote(st.b, s)
+		return
+	}
+	st.b = append(st.b, s...)
+}
+
+// needsQuote is slog.TextHandler's rule for quoting a text value.
+func needsQuote(s string) bool {
+	if s == "" {
+		return true
+	}
+	for _, r := range s {
+		if r == ' ' || r == '"' || r == '=' || r == utf8.RuneError || !unicode.IsPrint(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func bytesNeedQuote(b []byte) bool {
+	for _, c := range b {
+		if c <= ' ' || c == '"' || c == '=' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// appendEscaped writes s as the inside of a JSON string.
+func appendEscaped(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// appendDuration writes d exactly as time.Duration.String does, without
+// the string it allocates: the same algorithm over a stack buffer.
+func appendDuration(b []byte, d time.Duration) []byte {
+	var buf [32]byte
+	w := len(buf)
+	u := uint64(d)
+	neg := d < 0
+	if neg {
+		u = -u
+	}
+	if u < uint64(time.Second) {
+		// Below a second: one unit, with a fraction.
+		var prec int
+		w--
+		buf[w] = 's'
+		w--
+		switch {
+		case u == 0:
+			return append(b, '0', 's')
+		case u < uint64(time.Microsecond):
+			prec = 0
+			buf[w] = 'n'
+		case u < uint64(time.Millisecond):
+			prec = 3
+			// U+00B5 'µ' micro sign is 0xC2 0xB5.
+			w--
+			copy(buf[w:], "µ")
+		default:
+			prec = 6
+			buf[w] = 'm'
+		}
+		w, u = fmtFrac(buf[:w], u, prec)
+		w = fmtInt(buf[:w], u)
+	} else {
+		w--
+		buf[w] = 's'
+		w, u = fmtFrac(buf[:w], u, 9)
+		w = fmtInt(buf[:w], u%60)
+		u /= 60
+		if u > 0 {
+			w--
+			buf[w] = 'm'
+			w = fmtInt(buf[:w], u%60)
+			u /= 60
+			if u > 0 {
+				w--
+				buf[w] = 'h'
+				w = fmtInt(buf[:w], u)
+			}
+		}
+	}
+	if neg {
+		w--
+		buf[w] = '-'
+	}
+	return append(b, buf[w:]...)
+}
+
+// fmtFrac formats the fraction of v/10**prec (e.g. ".12345") into the
+// tail of buf, omitting trailing zeros and the dot when the fraction is
+// 0. It returns the index where the output begins and v/10**prec.
+func fmtFrac(buf []byte, v uint64, prec int) (int, uint64) {
+	w := len(buf)
+	print := false
+	for range prec {
+		digit := v % 10
+		print = print || digit != 0
+		if print {
+			w--
+			buf[w] = byte(digit) + '0'
+		}
+		v /= 10
+	}
+	if print {
+		w--
+		buf[w] = '.'
+	}
+	return w, v
+}
+
+// fmtInt formats v into the tail of buf and returns where it begins.
+func fmtInt(buf []byte, v uint64) int {
+	w := len(buf)
+	if v == 0 {
+		w--
+		buf[w] = '0'
+		return w
+	}
+	for v > 0 {
+		w--
+		buf[w] = byte(v%10) + '0'
+		v /= 10
+	}
+	return w
+}
