@@ -87,3 +87,45 @@ func TestScheduleRunAllocatesNothing(t *testing.T) {
 		t.Fatalf("Schedule+Run allocates %v times", n)
 	}
 }
+
+// counter is a follower that only counts, so the test measures the
+// clock's side of the calls.
+type counter struct{ retired, begun, ended int }
+
+func (c *counter) Retired(uint64)    { c.retired++ }
+func (c *counter) FrameBegun(uint64) { c.begun++ }
+func (c *counter) FrameEnded(uint64) { c.ended++ }
+
+// Telling followers of each boundary allocates nothing; only Follow may.
+func TestFollowedFramesAllocateNothing(t *testing.T) {
+	fr, err := NewClock(ClockDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := &counter{}, &counter{}
+	for _, f := range []Follower{a, b} {
+		if err := fr.Follow(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testenv.NoAllocs(t, "BeginFrame+Poll+EndFrame with two followers", 1000, func() {
+		if _, err := fr.BeginFrame(); err != nil {
+			t.Fatal(err)
+		}
+		fr.Poll()
+		if err := fr.EndFrame(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if a.begun != b.begun || a.begun < 1000 || a.retired != 2*a.begun || a.ended != a.begun {
+		t.Errorf("followers heard %+v and %+v", *a, *b)
+	}
+	testenv.NoAllocs(t, "Unfollow and Follow again", 100, func() {
+		if err := fr.Unfollow(a); err != nil {
+			t.Fatal(err)
+		}
+		if err := fr.Follow(a); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -9,10 +9,10 @@ import (
 // device: the CPU writes frame N+2 while the device may still read N.
 const DefaultInFlight = 3
 
-// DefaultFenceTimeout bounds every fence wait made by Frames.
+// DefaultFenceTimeout bounds every fence wait made by a Clock.
 const DefaultFenceTimeout = 2 * time.Second
 
-// ClockDesc configures a Frames. The zero value of each field picks its
+// ClockDesc configures a Clock. The zero value of each field picks its
 // default. It is a plain value read once by NewClock; NewFence is called
 // only there, on the goroutine that calls NewClock.
 type ClockDesc struct {
@@ -27,12 +27,13 @@ type ClockDesc struct {
 	Timeout time.Duration
 }
 
-// Frames is the frame clock: it hands out monotonically increasing frame
+// Clock is the frame clock: it hands out monotonically increasing frame
 // serials (the first frame is 1; serial 0 means "no frame"), fences each
 // frame at EndFrame, and at BeginFrame waits only for the frame whose slot is
-// about to be reused (serial - InFlight).
+// about to be reused (serial - InFlight). The per-frame managers that
+// follow it (Follower) hear every frame boundary from it.
 //
-// A Frames belongs to one owner goroutine (the render goroutine for GPU
+// A Clock belongs to one owner goroutine (the render goroutine for GPU
 // fences); it is not safe for concurrent use.
 type Clock struct {
 	fences  []Fence
@@ -42,13 +43,19 @@ type Clock struct {
 	current   uint64 // serial of the open frame, 0 between frames
 	last      uint64 // last serial begun
 	completed uint64 // highest serial known complete, all below too
+	ended     uint64 // last serial whose FrameEnded was delivered
 	closed    bool
+
+	// followers hear every frame boundary, in this order; notifying is
+	// set while they do, so a follower calling back is refused.
+	followers []Follower
+	notifying bool
 
 	waits    uint64
 	waitTime time.Duration
 }
 
-// ClockStats is a snapshot of a Frames' counters: a plain value the owner
+// ClockStats is a snapshot of a Clock's counters: a plain value the owner
 // goroutine may hand to any other goroutine.
 type ClockStats struct {
 	InFlight  int
@@ -107,10 +114,15 @@ func (f *Clock) Slot(serial uint64) int { return int(serial % uint64(len(f.fence
 
 // BeginFrame opens the next frame and returns its serial. It first waits
 // for the fence of the frame that last used the same slot; on timeout it
-// returns ErrFenceTimeout naming that frame and opens nothing.
+// returns ErrFenceTimeout naming that frame and opens nothing (the
+// followers still hear what has completed). Then it tells every follower
+// what has completed (Retired) and that the frame is open (FrameBegun).
 func (f *Clock) BeginFrame() (uint64, error) {
 	if f.closed {
 		return 0, fmt.Errorf("%w: BeginFrame", ErrClosed)
+	}
+	if f.notifying {
+		return 0, fmt.Errorf("%w: BeginFrame", ErrReentrant)
 	}
 	if f.current != 0 {
 		return 0, fmt.Errorf("%w: BeginFrame while frame %d is open", ErrFrameOrder, f.current)
@@ -119,26 +131,40 @@ func (f *Clock) BeginFrame() (uint64, error) {
 	slot := f.Slot(serial)
 	// Poll first so a slot whose fence has already signalled is reused
 	// without counting as a wait.
-	f.Poll()
+	f.poll()
 	if prev := f.serials[slot]; prev != 0 && prev > f.completed {
 		if err := f.waitSlot(slot, f.timeout); err != nil {
+			// Frames the poll above found complete are still news.
+			f.notifyRetired()
 			return 0, err
 		}
 		// Later frames may have completed during the wait; refresh so
-		// Completed is current for this frame's Deferred.Run.
-		f.Poll()
+		// the followers hear the latest Completed.
+		f.poll()
 	}
 	f.last, f.current = serial, serial
+	f.notifyRetired()
+	f.notifyBegun(serial)
 	return serial, nil
 }
 
-// EndFrame signals the open frame's fence.
+// EndFrame tells every follower the frame is ending (FrameEnded), then
+// signals the open frame's fence. If the fence fails to signal, the frame
+// stays open so EndFrame can be retried; the followers are not told
+// twice.
 func (f *Clock) EndFrame() error {
 	if f.closed {
 		return fmt.Errorf("%w: EndFrame", ErrClosed)
 	}
+	if f.notifying {
+		return fmt.Errorf("%w: EndFrame", ErrReentrant)
+	}
 	if f.current == 0 {
 		return fmt.Errorf("%w: EndFrame with no open frame", ErrFrameOrder)
+	}
+	if f.ended != f.current {
+		f.ended = f.current
+		f.notifyEnded(f.current)
 	}
 	slot := f.Slot(f.current)
 	if err := f.fences[slot].Signal(); err != nil {
@@ -152,19 +178,33 @@ func (f *Clock) EndFrame() error {
 // Current returns the open frame's serial, or 0 between frames.
 func (f *Clock) Current() uint64 { return f.current }
 
+// Last returns the newest serial begun: the open frame's, or between
+// frames the last one submitted; 0 before the first frame. Work recorded
+// now can be referenced by no frame after it.
+func (f *Clock) Last() uint64 { return f.last }
+
 // Completed returns the highest serial s such that every frame at or below
 // s has completed on the device. It does not block; call Poll to refresh it.
 func (f *Clock) Completed() uint64 { return f.completed }
 
-// Poll queries the fences without blocking and returns the refreshed
-// Completed serial. After Close it queries nothing and returns Completed
-// unchanged: a closed fence can no longer prove its frame complete (a
-// closed GL fence reports done), and a release run on that false proof
-// would free memory the device may still read.
+// Poll queries the fences without blocking, tells every follower what
+// has completed (Retired) and returns the refreshed Completed serial.
+// After Close it queries nothing and returns Completed unchanged: a
+// closed fence can no longer prove its frame complete (a closed GL fence
+// reports done), and a release run on that false proof would free memory
+// the device may still read. Called from inside a follower it also
+// returns Completed unchanged.
 func (f *Clock) Poll() uint64 {
-	if f.closed {
+	if f.closed || f.notifying {
 		return f.completed
 	}
+	f.poll()
+	f.notifyRetired()
+	return f.completed
+}
+
+// poll refreshes Completed from the fences without telling the followers.
+func (f *Clock) poll() {
 	// Frames at or below last-InFlight have had their slot reused, which
 	// only happens after their fence completed. Raise completed past them
 	// first: the walk below only sees frames that still own their slot.
@@ -181,16 +221,20 @@ func (f *Clock) Poll() uint64 {
 		}
 		f.completed = s
 	}
-	return f.completed
 }
 
-// Drain waits for every frame in flight. The timeout bounds the whole
+// Drain waits for every frame in flight, then tells every follower
+// (Retired) that all of them have completed. The timeout bounds the whole
 // drain, not each frame, so a drain of three slow frames still returns
-// within it. On timeout it returns ErrFenceTimeout naming the stuck frame.
-// Drain may be called between frames only.
+// within it. On timeout it returns ErrFenceTimeout naming the stuck frame;
+// the followers still hear what did complete. Drain may be called between
+// frames only.
 func (f *Clock) Drain() error {
 	if f.closed {
 		return fmt.Errorf("%w: Drain", ErrClosed)
+	}
+	if f.notifying {
+		return fmt.Errorf("%w: Drain", ErrReentrant)
 	}
 	if f.current != 0 {
 		return fmt.Errorf("%w: Drain while frame %d is open", ErrFrameOrder, f.current)
@@ -206,10 +250,12 @@ func (f *Clock) Drain() error {
 			left = 0
 		}
 		if err := f.waitSlot(slot, left); err != nil {
+			f.notifyRetired()
 			return err
 		}
 	}
 	f.completed = f.last
+	f.notifyRetired()
 	return nil
 }
 
@@ -238,10 +284,19 @@ func (f *Clock) Stats() ClockStats {
 }
 
 // Close drains nothing: call Drain first. It closes every fence and makes
-// every later call fail with ErrClosed. Close is idempotent.
+// every later call fail with ErrClosed. While managers still follow the
+// clock it refuses with ErrFollowed and changes nothing: close them first
+// (each unfollows in its Close), because a manager whose clock is gone
+// could never prove its pending releases safe. Close is idempotent.
 func (f *Clock) Close() error {
 	if f.closed {
 		return nil
+	}
+	if f.notifying {
+		return fmt.Errorf("%w: Close", ErrReentrant)
+	}
+	if n := len(f.followers); n > 0 {
+		return fmt.Errorf("%w: %d manager(s) still follow the clock; close them first", ErrFollowed, n)
 	}
 	f.closed = true
 	var first error

@@ -1,6 +1,7 @@
 // Package frame is the frame clock of a renderer: it hands out frame
-// serials, fences each frame on the device, and proves when a frame's
-// resources may be released.
+// serials, fences each frame on the device, proves when a frame's
+// resources may be released, and tells the per-frame managers that follow
+// it about every frame boundary.
 //
 // Clock hands out serials (1, 2, 3, ...; 0 means "no frame") and keeps
 // InFlight frames in flight (default 3). Each frame's end is marked by a
@@ -9,28 +10,51 @@
 // for the frame whose fence it reuses; Drain waits for all of them. Both
 // time out with ErrFenceTimeout naming the stuck frame.
 //
+// # The frame protocol
+//
+// One clock drives every per-frame manager. A manager (descriptors.Heap,
+// upload.Set) takes the *Clock in its Desc and registers itself as a
+// Follower; from then on the renderer opens and closes each frame in one
+// place and never passes a serial to a manager:
+//
+//	serial, err := clock.BeginFrame() // wait for the reused fence; followers:
+//	                                  //   Retired(Completed), FrameBegun(serial)
+//	... record the frame: heap.Alloc/Free, arena.Alloc ...
+//	err = clock.EndFrame()            // followers: FrameEnded(serial); then the fence
+//
+// Poll and Drain also tell the followers what has completed. A manager
+// releases an object freed while frame N was newest (Clock.Last) only in
+// a Retired call whose completed is N or more, so a texture or buffer
+// region that a frame in flight may read cannot be released through the
+// managers' public API. A follower must not call back into the clock's
+// state-changing methods: they return ErrReentrant.
+//
 // Deferred runs release work scheduled in frame N once the Clock reports
 // frame N complete, in scheduling order, from a ring sized at
 // construction: a full ring refuses with ErrDeferredFull and the caller
-// keeps the work.
+// keeps the work. A Follower's Retired is the natural place to call Run.
 //
 // # Ownership
 //
-// A Clock, its Fences and a Deferred belong to the goroutine that runs
-// frames (the render goroutine, with the GL context current when the
-// fences are GL fences); none is safe for concurrent use. Other
-// goroutines reach them through their owner's queue. Only
-// CPUFence.Complete and CPUFence.Done may be called from any goroutine. A
-// Releaser's Release is called on the goroutine that calls Deferred.Run.
+// A Clock, its Fences, its Followers and a Deferred belong to the
+// goroutine that runs frames (the render goroutine, with the GL context
+// current when the fences are GL fences); none is safe for concurrent
+// use. Other goroutines reach them through their owner's queue. Only
+// CPUFence.Complete and CPUFence.Done may be called from any goroutine.
+// The clock calls its followers, and Deferred.Run a Releaser, on that same
+// goroutine. The clock owns its fences; it does not own its followers,
+// which the managers register and remove themselves.
 //
 // # Lifetime
 //
 // A Clock lives from NewClock until Close; call Drain first, since Close
-// waits for nothing. After Close every error-returning call fails with
+// waits for nothing. Close refuses with ErrFollowed while managers still
+// follow the clock: close them first (each Unfollows in its Close), so
+// the teardown order is managers, then clock, then the device context the
+// fences live in. After Close every error-returning call fails with
 // ErrClosed, and Poll stops querying the closed fences and leaves
 // Completed where it was, so nothing is released on their account. A
-// resource referenced by frame N stays alive until frame N completes:
-// schedule its release with Deferred.Schedule(N, ...) and call
-// Run(clock.Completed()) each frame. Deferred.Close refuses new work; work
-// still queued is reported with ErrPending and Run still releases it.
+// resource referenced by frame N stays alive until frame N completes.
+// Deferred.Close refuses new work; work still queued is reported with
+// ErrPending and Run still releases it.
 package frame

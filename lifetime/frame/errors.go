@@ -20,6 +20,12 @@ var (
 	// ErrPending is returned by Deferred.Close while release work is still
 	// queued. The work is kept; Run still releases it.
 	ErrPending = errors.New("frame: release work still pending")
+	// ErrFollowed is returned by Clock.Close while managers still follow
+	// the clock; the clock stays open.
+	ErrFollowed = errors.New("frame: clock still has followers")
+	// ErrReentrant is returned by a Clock's state-changing calls made from
+	// inside one of its followers' calls; nothing changes.
+	ErrReentrant = errors.New("frame: clock called back from a follower")
 	// ErrInvalidConfig is returned by constructors given impossible settings
 	// and by calls given impossible arguments.
 	ErrInvalidConfig = errors.New("frame: invalid configuration")

@@ -6,48 +6,90 @@ import (
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
-// textures stands in for a manager that frees descriptor slots.
-type textures struct{}
+// textures is a minimal per-frame manager: a texture freed while frame N
+// is the newest may still be sampled by frame N, so it is released only
+// when the clock reports frame N complete.
+type textures struct {
+	clock   *frame.Clock
+	pending []freed
+}
 
-func (textures) Release(slot uint64) { fmt.Println("released texture slot", slot) }
+type freed struct {
+	name  string
+	frame uint64
+}
+
+func (t *textures) Free(name string) {
+	t.pending = append(t.pending, freed{name, t.clock.Last()})
+}
+
+func (t *textures) Retired(completed uint64) {
+	for len(t.pending) > 0 && t.pending[0].frame <= completed {
+		fmt.Println("released", t.pending[0].name, "after frame", completed)
+		t.pending = t.pending[1:]
+	}
+}
+
+func (t *textures) FrameBegun(serial uint64) {}
+func (t *textures) FrameEnded(serial uint64) {}
+
+// A manager follows the clock, so the renderer opens and closes each
+// frame in one place and never hands the manager a serial.
+func ExampleFollower() {
+	clock, _ := frame.NewClock(frame.ClockDesc{}) // 3 in flight, CPU fences
+	tex := &textures{clock: clock}
+	if err := clock.Follow(tex); err != nil {
+		panic(err)
+	}
+	for i := 0; i < 3; i++ {
+		serial, _ := clock.BeginFrame()
+		fmt.Println("frame", serial, "completed through", clock.Completed())
+		if serial == 1 {
+			tex.Free("font")
+		}
+		_ = clock.EndFrame()
+	}
+	fmt.Println(clock.Close()) // refused: a manager still follows it
+	_ = clock.Drain()
+	_ = clock.Unfollow(tex)
+	fmt.Println(clock.Close())
+	// Output:
+	// frame 1 completed through 0
+	// released font after frame 1
+	// frame 2 completed through 1
+	// frame 3 completed through 2
+	// frame: clock still has followers: 1 manager(s) still follow the clock; close them first
+	// <nil>
+}
+
+// releaser stands in for a manager that frees descriptor slots.
+type releaser struct{}
+
+func (releaser) Release(slot uint64) { fmt.Println("released texture slot", slot) }
 
 // A texture dropped in frame 1 may still be read by the device until frame
 // 1's fence signals, so its slot is released through Deferred, which runs
-// it once Frames reports frame 1 complete.
-func ExampleClock() {
-	frames, err := frame.NewClock(frame.ClockDesc{}) // 3 in flight, CPU fences
-	if err != nil {
-		panic(err)
-	}
+// it once the clock reports frame 1 complete.
+func ExampleDeferred() {
+	clock, _ := frame.NewClock(frame.ClockDesc{})
 	release, err := frame.NewDeferred(256)
 	if err != nil {
 		panic(err)
 	}
 	for i := 0; i < 3; i++ {
-		serial, err := frames.BeginFrame()
-		if err != nil {
-			panic(err)
-		}
-		fmt.Println("frame", serial, "completed through", frames.Completed())
-		release.Run(frames.Completed())
+		serial, _ := clock.BeginFrame()
+		release.Run(clock.Completed())
 		if serial == 1 {
-			if err := release.Schedule(serial, textures{}, 7); err != nil {
+			if err := release.Schedule(serial, releaser{}, 7); err != nil {
 				panic(err)
 			}
 		}
-		if err := frames.EndFrame(); err != nil {
-			panic(err)
-		}
+		_ = clock.EndFrame()
 	}
-	if err := frames.Drain(); err != nil {
-		panic(err)
-	}
-	release.Run(frames.Completed())
-	fmt.Println(release.Close(), frames.Close())
+	_ = clock.Drain()
+	release.Run(clock.Completed())
+	fmt.Println(release.Close(), clock.Close())
 	// Output:
-	// frame 1 completed through 0
-	// frame 2 completed through 1
 	// released texture slot 7
-	// frame 3 completed through 2
 	// <nil> <nil>
 }

@@ -9,10 +9,10 @@ import (
 )
 
 // Fence marks the end of one frame's work on a device (a GPU queue, or
-// nothing at all for CPU-only work). Frames holds one Fence per frame in
-// flight and reuses it every FramesInFlight frames.
+// nothing at all for CPU-only work). A Clock holds one Fence per frame in
+// flight and reuses it every InFlight frames.
 //
-// A Fence belongs to the goroutine that owns the Frames using it (for GL, the
+// A Fence belongs to the goroutine that owns the Clock using it (for GL, the
 // render goroutine with the context current); it is not safe for concurrent
 // use unless an implementation says otherwise.
 type Fence interface {
@@ -80,7 +80,7 @@ func (f *CPUFence) Wait(timeout time.Duration) error {
 			return nil
 		}
 		if !time.Now().Before(deadline) {
-			// Only the timeout path allocates; the caller (Frames) adds
+			// Only the timeout path allocates; the caller (Clock) adds
 			// the frame serial.
 			return fmt.Errorf("%w: CPU fence not completed after %v", ErrFenceTimeout, timeout)
 		}
