@@ -16,12 +16,7 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 	r.end()
 	batch := make([]descriptors.Handle, 8)
 	n := testing.AllocsPerRun(1000, func() {
-		serial, err := r.frames.BeginFrame()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.heap.Retire(r.frames.Completed())
-		if err := r.heap.BeginFrame(serial); err != nil {
+		if _, err := r.clock.BeginFrame(); err != nil {
 			t.Fatal(err)
 		}
 		h, err := r.heap.Alloc()
@@ -41,7 +36,7 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = r.heap.Stats()
-		if err := r.frames.EndFrame(); err != nil {
+		if err := r.clock.EndFrame(); err != nil {
 			t.Fatal(err)
 		}
 		r.gpuCatchUp()

@@ -7,8 +7,9 @@
 // never valid). Every call checks the handle, so a texture used after it
 // was freed is reported where it happens, as ErrStaleHandle. Free does not
 // make a slot reusable at once: a frame still in flight may sample the
-// slot's descriptor, so the slot retires through lifetime's deferred
-// release and returns to the free list only after those frames complete.
+// slot's descriptor, so the slot returns to the free list only when the
+// frame clock the heap follows (lifetime/frame) reports those frames
+// complete.
 // Reuse is last-in first-out among retired slots, before the high-water
 // mark is bumped, so texture churn (font-atlas rebakes, quality swaps,
 // level reloads) recycles slots instead of leaking them. Occupancy (live,
@@ -17,8 +18,9 @@
 // ErrHeapExhausted quoting live, peak, pending and capacity. The heap
 // writes those records without allocating (a message built once, five
 // numeric attributes), so they may fire inside frames that an allocation
-// guard (lifetime.FrameGuard) watches, provided the Logger's handler does
-// not allocate either.
+// guard (lifetime/guard) watches, provided the Logger's handler does not
+// allocate either: package flatlog
+// (github.com/steadyframe/steadyframe/flatlog) is such a handler.
 //
 // # Growing the heap
 //
@@ -60,18 +62,21 @@
 //
 // # Lifetime
 //
-// The owner calls, each frame, in this order:
+// A heap follows one frame clock, named in HeapDesc.Clock, and the
+// renderer drives only the clock; no heap method takes a frame serial:
 //
-//	serial, _ := frames.BeginFrame()         // lifetime.Frames
-//	heap.Retire(frames.Completed())          // free slots whose frames are done
-//	heap.BeginFrame(serial)                  // Frees now retire after this frame
+//	clock, _ := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
+//	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Clock: clock})
+//	serial, _ := clock.BeginFrame() // retires the slots of completed frames
 //	... Alloc, Get, Free ...
-//	frames.EndFrame()
+//	_ = clock.EndFrame()
 //
 // A Handle is valid from Alloc until Free; after Free every call with it
-// fails. The slot and its device object live on until the frame that was
-// being recorded when Free was called completes and Retire runs. Close the
-// heap after freeing everything, draining the frames and retiring: Close
+// fails. The slot and its device object live on until the clock reports
+// complete the frame that was its newest when Free was called (Clock.Last:
+// the frame being recorded, or between frames the last one submitted);
+// the release runs inside that clock call (BeginFrame, Poll or Drain).
+// Close the heap after freeing everything and draining the clock: Close
 // refuses while slots are live or pending, so a leak is an error, not a
-// silent drop.
+// silent drop, and the clock refuses to close while the heap follows it.
 package descriptors

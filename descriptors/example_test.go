@@ -11,52 +11,66 @@ import (
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
-// A renderer drives the heap from its frame clock: Retire what completed
-// frames allow, then record the frame. A freed slot comes back only after
-// the frame that freed it completes, and then before any fresh slot.
-func Example() {
-	frames, _ := frame.NewClock(frame.ClockDesc{}) // CPU fences: frames complete at once
-	defer frames.Close()
-	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+// printer stands in for a device backend (gltex deletes the GL texture).
+type printer struct{}
 
-	frame := func(work func()) {
-		serial, _ := frames.BeginFrame()
-		heap.Retire(frames.Completed())
-		_ = heap.BeginFrame(serial)
-		work()
-		_ = frames.EndFrame()
+func (printer) ReleaseSlot(i int) { fmt.Println("released slot", i) }
+
+// The frame protocol: the renderer opens and closes each frame on its
+// clock, and the heap follows the clock. A texture freed in frame 1 is
+// stale at once, but its slot and device object live until frame 1's
+// fence signals; then the slot is reused before any fresh one.
+func Example() {
+	var gpu []*frame.CPUFence // fences the test completes by hand: a slow GPU
+	clock, _ := frame.NewClock(frame.ClockDesc{NewFence: func() (frame.Fence, error) {
+		f := frame.NewCPUFence(true)
+		gpu = append(gpu, f)
+		return f, nil
+	}})
+	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Clock: clock, Releaser: printer{},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+
+	_, _ = clock.BeginFrame() // frame 1
+	font, _ := heap.Alloc()
+	sky, _ := heap.Alloc()
+	_ = heap.Free(font) // frame 1 may still sample it
+	fmt.Println("font valid:", heap.Valid(font))
+	_ = clock.EndFrame()
+
+	_, _ = clock.BeginFrame() // frame 2; frame 1 is still on the GPU
+	fmt.Println("pending:", heap.Stats().Pending)
+	_ = clock.EndFrame()
+
+	gpu[clock.Slot(1)].Complete() // the GPU finishes frame 1
+	_, _ = clock.BeginFrame()     // frame 3 sees it: the slot retires
+	rebaked, _ := heap.Alloc()
+	fmt.Println("rebaked font in slot", rebaked.Index(), "- sky still in", sky.Index())
+	_ = clock.EndFrame()
+
+	_ = heap.FreeN([]descriptors.Handle{rebaked, sky})
+	for _, f := range gpu {
+		f.Complete()
 	}
-	var font, sky descriptors.Handle
-	frame(func() {
-		font, _ = heap.Alloc()
-		sky, _ = heap.Alloc()
-	})
-	frame(func() {
-		_ = heap.Free(font)
-		_, err := heap.Get(font)
-		fmt.Println(errors.Is(err, descriptors.ErrStaleHandle))
-		fmt.Println("pending:", heap.Stats().Pending)
-	})
-	frame(func() {
-		rebaked, _ := heap.Alloc()
-		fmt.Println("rebaked font reuses slot", rebaked.Index(), "- sky still at", sky.Index())
-	})
-	st := heap.Stats()
-	fmt.Printf("live %d peak %d high-water %d recycled %d\n", st.Live, st.Peak, st.HighWater, st.Recycled)
+	_ = clock.Drain() // everything complete: the slots retire
+	fmt.Println(heap.Close(), clock.Close())
 	// Output:
-	// true
+	// font valid: false
 	// pending: 1
-	// rebaked font reuses slot 0 - sky still at 1
-	// live 2 peak 2 high-water 2 recycled 1
+	// released slot 0
+	// rebaked font in slot 0 - sky still in 1
+	// released slot 0
+	// released slot 1
+	// <nil> <nil>
 }
 
 // Exhaustion quotes the numbers that tell a leak from a limit.
 func ExampleHeap_Alloc_exhausted() {
-	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Capacity: 2, Name: "ui",
+	clock, _ := frame.NewClock(frame.ClockDesc{})
+	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Capacity: 2, Name: "ui", Clock: clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	a, _ := heap.Alloc()
 	_, _ = heap.Alloc()
-	_ = heap.Free(a) // pending until its frame completes
+	_ = heap.Free(a) // pending until the clock reports its frame complete
 	_, err := heap.Alloc()
 	fmt.Println(err)
 	// Output:
@@ -76,7 +90,8 @@ func ExampleHeap_Grow() {
 			return a
 		},
 	}))
-	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Capacity: 2, Name: "ui", Logger: log})
+	clock, _ := frame.NewClock(frame.ClockDesc{})
+	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Capacity: 2, Name: "ui", Logger: log, Clock: clock})
 	a, _ := heap.Alloc()
 	_, _ = heap.Alloc()
 	err := heap.Grow(2)

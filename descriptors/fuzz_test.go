@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
 // model is the heap's contract written as plainly as possible: a stack of
@@ -16,8 +17,8 @@ type model struct {
 	pending   []pendingSlot
 	live      map[descriptors.Handle]bool
 	peak      int
-	serial    uint64 // last BeginFrame
-	completed uint64
+	serial    uint64 // the clock's newest frame: what Free schedules against
+	completed uint64 // every frame through it has completed and been reported
 	released  []int
 	armed     [2]bool // the 75% and 90% warnings, armed at the start
 	warnings  uint64
@@ -92,9 +93,17 @@ type releaseLog struct{ slots []int }
 
 func (r *releaseLog) ReleaseSlot(i int) { r.slots = append(r.slots, i) }
 
-// FuzzHeap drives a heap and the model with the same byte commands and
-// checks after every command that they agree on which slot each Alloc
-// takes, which handles are valid, and every counter.
+// fuzzInFlight is the fuzzed clock's frames in flight: small, so frame
+// starts often reuse a fence and the harness must finish frames first.
+const fuzzInFlight = 3
+
+// FuzzHeap drives a heap on a frame clock of manual CPU fences, and the
+// model, with the same byte commands, and checks after every command that
+// they agree on which slot each Alloc takes, which handles are valid,
+// which slots were released and when, and every counter. The heap hears
+// of completed frames only from the clock: at a frame start (command 4),
+// from Poll after the "GPU" finishes frames (command 5), and from Drain
+// (command 5 with an argument of 200 or more).
 //
 // Grow is decoded only from bytes 129..248 that used to mean the stale
 // handle check (b%7 == 3), which changes nothing; no seed in testdata or
@@ -113,11 +122,27 @@ func FuzzHeap(f *testing.F) {
 		}
 		capacity := 1 + int(cmds[0]%16)
 		rel := &releaseLog{}
-		h, err := descriptors.NewHeap(descriptors.HeapDesc{Capacity: capacity, Releaser: rel, Logger: quiet()})
+		var fences []*frame.CPUFence
+		clock, err := frame.NewClock(frame.ClockDesc{InFlight: fuzzInFlight, NewFence: func() (frame.Fence, error) {
+			f := frame.NewCPUFence(true)
+			fences = append(fences, f)
+			return f, nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := descriptors.NewHeap(descriptors.HeapDesc{Capacity: capacity, Releaser: rel, Logger: quiet(), Clock: clock})
 		if err != nil {
 			t.Fatal(err)
 		}
 		m := &model{capacity: capacity, live: map[descriptors.Handle]bool{}, armed: [2]bool{true, true}}
+		open := false // a frame is being recorded
+		// finish completes every frame through c on the "GPU", in order.
+		finish := func(c uint64) {
+			for s := m.completed + 1; s <= c; s++ {
+				fences[clock.Slot(s)].Complete()
+			}
+		}
 		var order []descriptors.Handle // live handles in allocation order
 		var dead []descriptors.Handle  // freed handles, to try again
 		arg := func(i int) int {
@@ -187,16 +212,49 @@ func FuzzHeap(f *testing.F) {
 				}
 				m.capacity = c
 				m.fall()
-			case 4: // frame advance
-				m.serial++
-				if err := h.BeginFrame(m.serial); err != nil {
+			case 4: // end the open frame, begin the next
+				if open {
+					if err := clock.EndFrame(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				// The new frame reuses the fence of the frame InFlight
+				// ago; the "GPU" finishes it (and all before it) first, so
+				// the clock does not wait.
+				if next := m.serial + 1; next > fuzzInFlight && m.completed < next-fuzzInFlight {
+					finish(next - fuzzInFlight)
+					m.completed = next - fuzzInFlight
+				}
+				if _, err := clock.BeginFrame(); err != nil {
 					t.Fatal(err)
 				}
-			case 5: // fence completion, up to the current frame
-				c := m.completed + uint64(arg(i)%4)
+				m.serial++
+				open = true
+				m.retire(m.completed)
+			case 5: // the "GPU" finishes frames; the clock reports them
+				a := arg(i)
 				i++
-				c = min(c, m.serial)
-				h.Retire(c)
+				ended := m.serial
+				if open {
+					ended--
+				}
+				if a >= 200 { // end the frame and drain
+					if open {
+						if err := clock.EndFrame(); err != nil {
+							t.Fatal(err)
+						}
+						open, ended = false, m.serial
+					}
+					finish(ended)
+					if err := clock.Drain(); err != nil {
+						t.Fatal(err)
+					}
+					m.retire(ended)
+					break
+				}
+				c := min(m.completed+uint64(a%4), ended)
+				finish(c)
+				clock.Poll()
 				m.retire(c)
 			case 6: // AllocN, all or nothing
 				n := arg(i) % 5
@@ -220,6 +278,10 @@ func FuzzHeap(f *testing.F) {
 					m.take(hd)
 					order = append(order, hd)
 				}
+			}
+			if clock.Completed() != m.completed || clock.Last() != m.serial {
+				t.Fatalf("cmd %d: clock at frame %d completed %d; model %d and %d",
+					i, clock.Last(), clock.Completed(), m.serial, m.completed)
 			}
 			check(t, i, h, m, order, rel)
 		}

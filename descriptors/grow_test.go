@@ -11,20 +11,10 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors"
 )
 
-// bare makes a heap driven by hand-picked frame serials: BeginFrame(s) and
-// Retire(c) stand for the frame clock, so a test says exactly which frames
-// have completed.
-func bare(t *testing.T, d descriptors.HeapDesc) *descriptors.Heap {
-	t.Helper()
-	if d.Logger == nil {
-		d.Logger = quiet()
-	}
-	h, err := descriptors.NewHeap(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
+// bare makes a heap on a clock of 16 frames in flight, so a test says
+// exactly which frames have completed (rig.retire) and the clock never
+// waits.
+func bare(t *testing.T, d descriptors.HeapDesc) *rig { return newRigN(t, d, 16) }
 
 func allocN(t *testing.T, h *descriptors.Heap, n int) []descriptors.Handle {
 	t.Helper()
@@ -61,8 +51,9 @@ func TestGrowRejectsBadCapacity(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			h := bare(t, descriptors.HeapDesc{Name: "ui", Capacity: 8, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
-			_ = h.BeginFrame(1)
+			r := bare(t, descriptors.HeapDesc{Name: "ui", Capacity: 8, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+			h := r.heap
+			r.begin()
 			hs := allocN(t, h, 7) // 87.5%: the 75% level is disarmed
 			_ = h.Free(hs[3])
 			before := h.Stats()
@@ -85,11 +76,12 @@ func TestGrowRejectsBadCapacity(t *testing.T) {
 					t.Errorf("%v invalid after a refused Grow", hd)
 				}
 			}
-			h.Retire(1)
+			r.end()
+			r.retire(1)
 			wantSlot(t, h, 3)
 		})
 	}
-	h := bare(t, descriptors.HeapDesc{Capacity: 2})
+	h := bare(t, descriptors.HeapDesc{Capacity: 2}).heap
 	if err := h.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +93,14 @@ func TestGrowRejectsBadCapacity(t *testing.T) {
 // Every live handle keeps its index and generation across Grow; freed
 // ones stay stale.
 func TestHandlesStayValidAcrossGrow(t *testing.T) {
-	h := bare(t, descriptors.HeapDesc{Capacity: 6})
-	_ = h.BeginFrame(1)
+	r := bare(t, descriptors.HeapDesc{Capacity: 6})
+	h := r.heap
+	r.begin()
 	hs := allocN(t, h, 6)
 	_ = h.Free(hs[1])
-	h.Retire(1)
+	r.end()
+	r.retire(1)
+	r.begin()
 	again := wantSlot(t, h, 1) // generation 2 of slot 1
 	_ = h.Free(hs[4])
 	stale := []descriptors.Handle{hs[1], hs[4]}
@@ -137,7 +132,7 @@ func TestHandlesStayValidAcrossGrow(t *testing.T) {
 // An exhausted heap that is grown hands out the new slots, above the
 // high-water mark, and is exhausted again at its new capacity.
 func TestAllocAfterExhaustionAndGrow(t *testing.T) {
-	h := bare(t, descriptors.HeapDesc{Capacity: 4})
+	h := bare(t, descriptors.HeapDesc{Capacity: 4}).heap
 	allocN(t, h, 4)
 	if _, err := h.Alloc(); !errors.Is(err, descriptors.ErrHeapExhausted) {
 		t.Fatalf("Alloc on a full heap: %v", err)
@@ -171,40 +166,45 @@ func TestAllocAfterExhaustionAndGrow(t *testing.T) {
 // Grows in a row with pending slots keep the order too.
 func TestPendingFreesRetireAcrossGrow(t *testing.T) {
 	rel := &recordingReleaser{}
-	h := bare(t, descriptors.HeapDesc{Capacity: 4, Releaser: rel})
-	_ = h.BeginFrame(1)
+	r := bare(t, descriptors.HeapDesc{Capacity: 4, Releaser: rel})
+	h := r.heap
+	r.begin() // frame 1
 	hs := allocN(t, h, 4)
 	_ = h.Free(hs[1])
 	_ = h.Free(hs[3])
 	if err := h.Grow(6); err != nil {
 		t.Fatal(err)
 	}
-	_ = h.BeginFrame(2)
-	live := []descriptors.Handle{wantSlot(t, h, 4)} // 1 and 3 are still pending: a fresh slot
+	r.end()
+	// Frame 2: slots 1 and 3 are still pending, so Alloc takes a fresh one.
+	r.begin()
+	live := []descriptors.Handle{wantSlot(t, h, 4)}
 	_ = h.Free(hs[0])
 	if err := h.Grow(8); err != nil {
 		t.Fatal(err)
 	}
-	_ = h.BeginFrame(3)
+	r.end()
+	r.begin() // frame 3
 	_ = h.Free(hs[2])
+	r.end()
 	if st := h.Stats(); st.Pending != 4 || st.Live != 1 || st.FreeStack != 0 || st.Capacity != 8 {
 		t.Fatalf("before retiring: %+v", st)
 	}
 
-	if n := h.Retire(0); n != 0 || len(rel.released) != 0 {
-		t.Fatalf("Retire(0) retired %d: %v", n, rel.released)
+	if n := r.retire(0); n != 0 || len(rel.released) != 0 {
+		t.Fatalf("nothing complete retired %d: %v", n, rel.released)
 	}
-	if n := h.Retire(1); n != 2 || fmt.Sprint(rel.released) != "[1 3]" {
-		t.Fatalf("Retire(1) retired %d: %v, want [1 3]", n, rel.released)
+	if n := r.retire(1); n != 2 || fmt.Sprint(rel.released) != "[1 3]" {
+		t.Fatalf("frame 1 complete retired %d: %v, want [1 3]", n, rel.released)
 	}
 	live = append(live, wantSlot(t, h, 3)) // last retired, first reused
-	if n := h.Retire(2); n != 1 || fmt.Sprint(rel.released) != "[1 3 0]" {
-		t.Fatalf("Retire(2) retired %d: %v, want [1 3 0]", n, rel.released)
+	if n := r.retire(2); n != 1 || fmt.Sprint(rel.released) != "[1 3 0]" {
+		t.Fatalf("frame 2 complete retired %d: %v, want [1 3 0]", n, rel.released)
 	}
 	live = append(live, wantSlot(t, h, 0), wantSlot(t, h, 1))
 	live = append(live, wantSlot(t, h, 5)) // free list empty: the high-water mark rises
-	if n := h.Retire(3); n != 1 || fmt.Sprint(rel.released) != "[1 3 0 2]" {
-		t.Fatalf("Retire(3) retired %d: %v, want [1 3 0 2]", n, rel.released)
+	if n := r.retire(3); n != 1 || fmt.Sprint(rel.released) != "[1 3 0 2]" {
+		t.Fatalf("frame 3 complete retired %d: %v, want [1 3 0 2]", n, rel.released)
 	}
 	live = append(live, wantSlot(t, h, 2))
 	st := h.Stats()
@@ -214,15 +214,16 @@ func TestPendingFreesRetireAcrossGrow(t *testing.T) {
 
 	// Slots freed after both Grows go on the newest queue and retire
 	// there; Close needs them all retired.
-	_ = h.BeginFrame(4)
+	r.begin() // frame 4
 	if err := h.FreeN(live); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Close(); !errors.Is(err, descriptors.ErrInUse) {
 		t.Fatalf("Close with pending slots: %v", err)
 	}
-	if n := h.Retire(4); n != 6 {
-		t.Fatalf("Retire(4) retired %d, want 6", n)
+	r.end()
+	if n := r.retire(4); n != 6 {
+		t.Fatalf("frame 4 complete retired %d, want 6", n)
 	}
 	if err := h.Close(); err != nil {
 		t.Fatal(err)
@@ -233,7 +234,7 @@ func TestPendingFreesRetireAcrossGrow(t *testing.T) {
 // level the growth puts occupancy clearly below is re-armed.
 func TestGrowRecomputesWarningLevels(t *testing.T) {
 	var buf bytes.Buffer
-	h := bare(t, descriptors.HeapDesc{Capacity: 100, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	h := bare(t, descriptors.HeapDesc{Capacity: 100, Logger: slog.New(slog.NewTextHandler(&buf, nil))}).heap
 	allocN(t, h, 74)
 	if err := h.Grow(200); err != nil {
 		t.Fatal(err)
@@ -260,7 +261,7 @@ func TestGrowRecomputesWarningLevels(t *testing.T) {
 	// 80 of 100 has warned at 75%. Growing to 200 (40%) re-arms it, so
 	// the next crossing, at 150, warns again.
 	buf.Reset()
-	h = bare(t, descriptors.HeapDesc{Capacity: 100, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	h = bare(t, descriptors.HeapDesc{Capacity: 100, Logger: slog.New(slog.NewTextHandler(&buf, nil))}).heap
 	allocN(t, h, 80)
 	if err := h.Grow(200); err != nil {
 		t.Fatal(err)
@@ -281,7 +282,7 @@ func TestGrowRecomputesWarningLevels(t *testing.T) {
 	// 80 of 100 growing to 105 stays at 76%, above 75 - Hysteresis: the
 	// level stays disarmed and rising further does not warn again.
 	buf.Reset()
-	h = bare(t, descriptors.HeapDesc{Capacity: 100, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	h = bare(t, descriptors.HeapDesc{Capacity: 100, Logger: slog.New(slog.NewTextHandler(&buf, nil))}).heap
 	allocN(t, h, 80)
 	if err := h.Grow(105); err != nil {
 		t.Fatal(err)
@@ -312,12 +313,7 @@ func TestSteadyFramesAfterGrowDoNotAllocate(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := testing.AllocsPerRun(200, func() {
-		serial, err := r.frames.BeginFrame()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.heap.Retire(r.frames.Completed())
-		if err := r.heap.BeginFrame(serial); err != nil {
+		if _, err := r.clock.BeginFrame(); err != nil {
 			t.Fatal(err)
 		}
 		hd, err := r.heap.Alloc()
@@ -327,7 +323,7 @@ func TestSteadyFramesAfterGrowDoNotAllocate(t *testing.T) {
 		if err := r.heap.Free(hd); err != nil {
 			t.Fatal(err)
 		}
-		if err := r.frames.EndFrame(); err != nil {
+		if err := r.clock.EndFrame(); err != nil {
 			t.Fatal(err)
 		}
 		r.gpuCatchUp()

@@ -19,16 +19,24 @@ const MaxCapacity = 1 << 24
 
 // SlotReleaser destroys the device object behind a slot (for GL,
 // glDeleteTextures) once no frame in flight can reference it. The Heap
-// calls ReleaseSlot from Retire, on the owner goroutine, just before the
-// slot joins the free list. It must not call back into the Heap.
+// calls ReleaseSlot when its frame clock reports the slot's frame
+// complete (inside the clock's BeginFrame, Poll or Drain), on the owner
+// goroutine, just before the slot joins the free list. It must not call
+// back into the Heap or the clock.
 type SlotReleaser interface {
 	ReleaseSlot(index int)
 }
 
 // HeapDesc configures NewHeap. The zero value of each field picks its
-// default. NewHeap reads it once, on the render goroutine; the Releaser,
-// Logger and Now it names are then called on that goroutine only.
+// default, except Clock, which is required. NewHeap reads it once, on the
+// render goroutine; the Releaser, Logger and Now it names are then called
+// on that goroutine only.
 type HeapDesc struct {
+	// Clock is the renderer's frame clock. The heap follows it: a slot
+	// freed while frame N is the clock's newest retires only once the
+	// clock reports frame N complete, and the periodic occupancy line is
+	// ticked at each frame start. A nil Clock is ErrInvalidConfig.
+	Clock *frame.Clock
 	// Name appears in logs, errors and Stats; "" means "textures".
 	Name string
 	// Capacity is the number of slots; 0 means DefaultCapacity. The heap
@@ -44,8 +52,8 @@ type HeapDesc struct {
 	// handler allocates is the handler's: a handler that must run inside
 	// allocation-guarded frames has to avoid allocating itself.
 	Logger *slog.Logger
-	// LogInterval is how often BeginFrame logs an occupancy line; 0 turns
-	// the line off (the default, and what tests want).
+	// LogInterval is how often a frame start logs an occupancy line; 0
+	// turns the line off (the default, and what tests want).
 	LogInterval time.Duration
 	// Now is the clock for LogInterval; nil means time.Now.
 	Now func() time.Time
@@ -62,11 +70,11 @@ const (
 
 // Heap is a table of descriptor slots with generational handles, fixed in
 // size until the owner calls Grow. Free does not make a slot reusable at
-// once: the slot retires through a frame.Deferred queue and becomes
-// free only when every frame that could still reference it has completed
-// (Retire). Retired slots are reused last-in first-out before the
-// high-water mark is bumped, so the heap bounds the live texture count,
-// not the number ever created.
+// once: the slot becomes free only when the frame clock the heap follows
+// reports complete every frame that could still reference it. Retired
+// slots are reused last-in first-out before the high-water mark is
+// bumped, so the heap bounds the live texture count, not the number ever
+// created.
 //
 // The slot table holds no device types; a backend (descriptors/gltex for
 // OpenGL) keeps its objects in its own arrays indexed by slot and learns
@@ -76,18 +84,19 @@ const (
 // use.
 type Heap struct {
 	name     string
+	clock    *frame.Clock
+	follow   follower
 	gen      []uint32
 	state    []slotState
 	free     []int32 // retired slots; the top is reused first
 	releaser SlotReleaser
 	deferred *frame.Deferred
 	// older holds the queues Grow replaced while they still held slots
-	// freed before it, oldest first; Retire drains them before deferred.
+	// freed before it, oldest first; retireThrough drains them before deferred.
 	older  []*frame.Deferred
 	retire retirer
 
 	highWater, live, pending, peak int
-	serial                         uint64 // frame Free schedules against
 
 	allocs, recycled, frees, retired, refused uint64
 
@@ -101,10 +110,22 @@ type retirer struct{ h *Heap }
 
 func (r *retirer) Release(arg uint64) { r.h.retireSlot(int(arg)) }
 
+// follower is the Heap's frame.Follower, a separate type so that its
+// methods, which only the clock may call, are not part of the Heap's API:
+// no caller can hand the heap a serial, right or wrong.
+type follower struct{ h *Heap }
+
+func (f *follower) Retired(completed uint64) { f.h.retireThrough(completed) }
+func (f *follower) FrameBegun(uint64)        { f.h.occupancy.tick(f.h) }
+func (f *follower) FrameEnded(uint64)        {}
+
 // NewHeap makes a heap and everything it will ever need: slot arrays, the
 // free list and a deferred queue as large as the heap, so Free can never
-// find the queue full.
+// find the queue full. It registers the heap with the clock.
 func NewHeap(d HeapDesc) (*Heap, error) {
+	if d.Clock == nil {
+		return nil, fmt.Errorf("%w: nil Clock (the heap follows the renderer's frame clock)", ErrInvalidConfig)
+	}
 	if d.Capacity == 0 {
 		d.Capacity = DefaultCapacity
 	}
@@ -123,6 +144,7 @@ func NewHeap(d HeapDesc) (*Heap, error) {
 	}
 	h := &Heap{
 		name:     d.Name,
+		clock:    d.Clock,
 		gen:      make([]uint32, d.Capacity),
 		state:    make([]slotState, d.Capacity),
 		free:     make([]int32, 0, d.Capacity),
@@ -130,6 +152,10 @@ func NewHeap(d HeapDesc) (*Heap, error) {
 		deferred: deferred,
 	}
 	h.retire.h = h
+	h.follow.h = h
+	if err := d.Clock.Follow(&h.follow); err != nil {
+		return nil, fmt.Errorf("descriptors: %w", err)
+	}
 	h.occupancy.init(d)
 	return h, nil
 }
@@ -238,11 +264,11 @@ func (h *Heap) Get(hd Handle) (int, error) {
 // allocate, whatever the answer.
 func (h *Heap) Valid(hd Handle) bool { return !h.closed && h.isLive(hd) }
 
-// Free invalidates hd at once and schedules its slot to retire after the
-// current frame (the serial last passed to BeginFrame) completes: until
-// then a frame in flight may still sample the slot's descriptor. A stale,
-// zero or foreign handle returns an error and changes nothing. Free does
-// not allocate.
+// Free invalidates hd at once and schedules its slot to retire once the
+// clock's newest frame (Clock.Last: the frame being recorded, or between
+// frames the last one submitted) completes: until then a frame in flight
+// may still sample the slot's descriptor. A stale, zero or foreign handle
+// returns an error and changes nothing. Free does not allocate.
 func (h *Heap) Free(hd Handle) error {
 	if h.closed {
 		return fmt.Errorf("%w: Free on heap %q", ErrClosed, h.name)
@@ -295,36 +321,16 @@ func (h *Heap) free1(i int) {
 	h.frees++
 	// The queue is as large as the heap and holds only pending slots, so
 	// it cannot be full; if it is, the accounting above is already wrong.
-	if err := h.deferred.Schedule(h.serial, &h.retire, uint64(i)); err != nil {
+	if err := h.deferred.Schedule(h.clock.Last(), &h.retire, uint64(i)); err != nil {
 		panic(fmt.Sprintf("descriptors: deferred queue refused slot %d with %d pending: %v", i, h.pending, err))
 	}
 }
 
-// BeginFrame records the serial of the frame being recorded: slots freed
-// from now on retire once that frame completes. Serials come from
-// frame.Clock and never decrease. With HeapDesc.LogInterval set it
-// also logs the occupancy line when the interval has passed. It does not
-// allocate, logging included (the Logger's handler may).
-func (h *Heap) BeginFrame(serial uint64) error {
-	if h.closed {
-		return fmt.Errorf("%w: BeginFrame on heap %q", ErrClosed, h.name)
-	}
-	if serial < h.serial {
-		return fmt.Errorf("%w: frame serial went back from %d to %d on heap %q", ErrInvalidConfig, h.serial, serial, h.name)
-	}
-	h.serial = serial
-	h.occupancy.tick(h)
-	return nil
-}
-
-// Retire returns to the free list every freed slot whose frame is at or
-// below completed (frame.Clock.Completed), in the order they were
-// freed, calling the SlotReleaser for each first. It returns how many
-// retired and does not allocate.
-func (h *Heap) Retire(completed uint64) int {
-	if h.closed {
-		return 0
-	}
+// retireThrough returns to the free list every freed slot whose frame is at or
+// below completed, in the order they were freed, calling the SlotReleaser
+// for each first. Only the clock calls it (Follower.Retired), with the
+// clock's own Completed. It does not allocate.
+func (h *Heap) retireThrough(completed uint64) {
 	n := 0
 	for len(h.older) > 0 {
 		q := h.older[0]
@@ -346,7 +352,6 @@ func (h *Heap) Retire(completed uint64) int {
 	if n > 0 {
 		h.occupancy.fall(h)
 	}
-	return n
 }
 
 func (h *Heap) retireSlot(i int) {
@@ -417,18 +422,24 @@ func (h *Heap) Grow(capacity int) error {
 	return nil
 }
 
-// Close ends the heap. It fails with ErrInUse, changing nothing, while
-// slots are live or pending: free them, drain the frames and Retire first,
-// so every device object has been released. Close is idempotent.
+// Close ends the heap and stops following the clock. It fails with
+// ErrInUse, changing nothing, while slots are live or pending: free them
+// and Drain the clock first (pending slots retire only when the clock
+// proves their frames complete), so every device object has been
+// released. Close is idempotent.
 func (h *Heap) Close() error {
 	if h.closed {
 		return nil
 	}
 	if h.live > 0 || h.pending > 0 {
-		return fmt.Errorf("%w: heap %q has %d live and %d pending slots", ErrInUse, h.name, h.live, h.pending)
+		return fmt.Errorf("%w: heap %q has %d live and %d pending slots (free them, then Drain the clock)",
+			ErrInUse, h.name, h.live, h.pending)
+	}
+	if err := h.clock.Unfollow(&h.follow); err != nil {
+		return fmt.Errorf("descriptors: %w", err)
 	}
 	h.closed = true
-	for _, q := range h.older { // Retire drops each queue it empties; kept for safety
+	for _, q := range h.older { // retireThrough drops each queue it empties; kept for safety
 		_ = q.Close()
 	}
 	h.older = nil

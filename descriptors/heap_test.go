@@ -16,44 +16,61 @@ import (
 type rig struct {
 	t      testing.TB
 	heap   *descriptors.Heap
-	frames *frame.Clock
+	clock  *frame.Clock
 	fences []*frame.CPUFence
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func newRig(t testing.TB, d descriptors.HeapDesc) *rig {
+// newRig makes a heap on a clock of three frames in flight.
+func newRig(t testing.TB, d descriptors.HeapDesc) *rig { return newRigN(t, d, 3) }
+
+// newRigN makes a heap on a clock of inFlight frames in flight; with 16,
+// a test can keep many frames unfinished without the clock waiting.
+func newRigN(t testing.TB, d descriptors.HeapDesc, inFlight int) *rig {
+	t.Helper()
+	return newRigClock(t, d, frame.ClockDesc{InFlight: inFlight})
+}
+
+// newRigClock makes a heap on a clock configured by cd, whose fences are
+// manual CPU fences.
+func newRigClock(t testing.TB, d descriptors.HeapDesc, cd frame.ClockDesc) *rig {
 	t.Helper()
 	if d.Logger == nil {
 		d.Logger = quiet()
 	}
 	r := &rig{t: t}
+	var err error
+	cd.NewFence = func() (frame.Fence, error) {
+		f := frame.NewCPUFence(true)
+		r.fences = append(r.fences, f)
+		return f, nil
+	}
+	r.clock, err = frame.NewClock(cd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Clock = r.clock
 	h, err := descriptors.NewHeap(d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.heap = h
-	r.frames, err = frame.NewClock(frame.ClockDesc{NewFence: func() (frame.Fence, error) {
-		f := frame.NewCPUFence(true)
-		r.fences = append(r.fences, f)
-		return f, nil
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.frames.Close() })
+	// The heap follows the clock, so a test that left slots behind keeps
+	// the clock open too; there is nothing else to release.
+	t.Cleanup(func() {
+		if r.heap.Close() == nil {
+			_ = r.clock.Close()
+		}
+	})
 	return r
 }
 
-// begin opens a frame, retiring what completed frames allow.
+// begin opens a frame; the heap retires what completed frames allow.
 func (r *rig) begin() uint64 {
 	r.t.Helper()
-	serial, err := r.frames.BeginFrame()
+	serial, err := r.clock.BeginFrame()
 	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.heap.Retire(r.frames.Completed())
-	if err := r.heap.BeginFrame(serial); err != nil {
 		r.t.Fatal(err)
 	}
 	return serial
@@ -61,7 +78,7 @@ func (r *rig) begin() uint64 {
 
 func (r *rig) end() {
 	r.t.Helper()
-	if err := r.frames.EndFrame(); err != nil {
+	if err := r.clock.EndFrame(); err != nil {
 		r.t.Fatal(err)
 	}
 }
@@ -74,17 +91,27 @@ func (r *rig) gpuCatchUp() {
 }
 
 // complete finishes one frame on the "GPU": the fence of its slot.
-func (r *rig) complete(serial uint64) { r.fences[r.frames.Slot(serial)].Complete() }
+func (r *rig) complete(serial uint64) { r.fences[r.clock.Slot(serial)].Complete() }
 
-// drain waits for every frame and retires everything pending, as a level
-// transition or quality swap does.
+// retire completes every frame through c on the "GPU" and polls the
+// clock, which tells the heap; it returns how many slots retired.
+func (r *rig) retire(c uint64) int {
+	for s := uint64(1); s <= c; s++ {
+		r.complete(s)
+	}
+	before := r.heap.Stats().Retired
+	r.clock.Poll()
+	return int(r.heap.Stats().Retired - before)
+}
+
+// drain waits for every frame, which retires everything pending, as a
+// level transition or quality swap does.
 func (r *rig) drain() {
 	r.t.Helper()
 	r.gpuCatchUp()
-	if err := r.frames.Drain(); err != nil {
+	if err := r.clock.Drain(); err != nil {
 		r.t.Fatal(err)
 	}
-	r.heap.Retire(r.frames.Completed())
 }
 
 func (r *rig) alloc(n int) []descriptors.Handle {
@@ -97,7 +124,11 @@ func (r *rig) alloc(n int) []descriptors.Handle {
 }
 
 func TestDefaultsAndConfig(t *testing.T) {
-	h, err := descriptors.NewHeap(descriptors.HeapDesc{})
+	clock, err := frame.NewClock(frame.ClockDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := descriptors.NewHeap(descriptors.HeapDesc{Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,12 +136,27 @@ func TestDefaultsAndConfig(t *testing.T) {
 		t.Errorf("capacity %d name %q, want 1024 textures", h.Capacity(), h.Stats().Name)
 	}
 	for _, c := range []int{-1, descriptors.MaxCapacity + 1} {
-		if _, err := descriptors.NewHeap(descriptors.HeapDesc{Capacity: c}); !errors.Is(err, descriptors.ErrInvalidConfig) {
+		if _, err := descriptors.NewHeap(descriptors.HeapDesc{Capacity: c, Clock: clock}); !errors.Is(err, descriptors.ErrInvalidConfig) {
 			t.Errorf("capacity %d: %v, want ErrInvalidConfig", c, err)
 		}
 	}
-	if _, err := descriptors.NewHeap(descriptors.HeapDesc{LogInterval: -1}); !errors.Is(err, descriptors.ErrInvalidConfig) {
+	if _, err := descriptors.NewHeap(descriptors.HeapDesc{LogInterval: -1, Clock: clock}); !errors.Is(err, descriptors.ErrInvalidConfig) {
 		t.Errorf("negative LogInterval: %v", err)
+	}
+	if _, err := descriptors.NewHeap(descriptors.HeapDesc{}); !errors.Is(err, descriptors.ErrInvalidConfig) ||
+		!strings.Contains(err.Error(), "nil Clock") {
+		t.Errorf("no clock: %v, want ErrInvalidConfig naming the clock", err)
+	}
+	// Only the heap that was made follows the clock; refused ones left
+	// nothing behind.
+	if clock.Followers() != 1 {
+		t.Errorf("%d followers, want 1", clock.Followers())
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := clock.Close(); err != nil {
+		t.Errorf("closing the clock after the heap: %v", err)
 	}
 }
 
@@ -303,6 +349,9 @@ func TestCloseRefusesLeaks(t *testing.T) {
 		t.Fatalf("Close with a pending slot: %v", err)
 	}
 	r.end()
+	if err := r.clock.Close(); !errors.Is(err, frame.ErrFollowed) {
+		t.Fatalf("closing the clock under the heap: %v, want ErrFollowed", err)
+	}
 	r.drain()
 	if err := r.heap.Close(); err != nil {
 		t.Fatal(err)
@@ -316,18 +365,8 @@ func TestCloseRefusesLeaks(t *testing.T) {
 	if err := r.heap.Free(h); !errors.Is(err, descriptors.ErrClosed) {
 		t.Errorf("Free after Close: %v", err)
 	}
-	if err := r.heap.BeginFrame(99); !errors.Is(err, descriptors.ErrClosed) {
-		t.Errorf("BeginFrame after Close: %v", err)
-	}
-}
-
-func TestSerialsMustNotGoBack(t *testing.T) {
-	h, _ := descriptors.NewHeap(descriptors.HeapDesc{Capacity: 2})
-	if err := h.BeginFrame(5); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.BeginFrame(4); err == nil {
-		t.Error("BeginFrame accepted a serial going back")
+	if err := r.clock.Close(); err != nil {
+		t.Errorf("closing the clock after the heap: %v", err)
 	}
 }
 

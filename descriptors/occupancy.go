@@ -23,7 +23,7 @@ const (
 var warnLevels = [...]int{WarnLevel1, WarnLevel2}
 
 // occupancy holds the heap's logging state. The warnings and the periodic
-// line run inside steady frames (Alloc, BeginFrame), where an allocation
+// line run inside steady frames (Alloc, the frame start), where an allocation
 // guard may be armed, so everything that can be formatted ahead is
 // formatted in init and each record is built from plain numbers only.
 type occupancy struct {
@@ -182,7 +182,7 @@ type Stats struct {
 	// Logger's level let the record through.
 	Warnings  uint64
 	LogLines  uint64
-	Frame     uint64 // serial from the last BeginFrame
+	Frame     uint64 // the clock's newest frame (Clock.Last), which Free schedules against
 	FreeStack int    // retired slots waiting on the free list
 }
 
@@ -192,7 +192,7 @@ func (h *Heap) Stats() Stats {
 		Name: h.name, Capacity: len(h.gen), Live: h.live, Pending: h.pending, Peak: h.peak,
 		HighWater: h.highWater, Free: len(h.gen) - h.live - h.pending,
 		Allocs: h.allocs, Recycled: h.recycled, Frees: h.frees, Retired: h.retired, Refused: h.refused,
-		Warnings: h.occupancy.warnings, LogLines: h.occupancy.lines, Frame: h.serial, FreeStack: len(h.free),
+		Warnings: h.occupancy.warnings, LogLines: h.occupancy.lines, Frame: h.clock.Last(), FreeStack: len(h.free),
 	}
 }
 

@@ -96,13 +96,9 @@ func newOccupancyRig(t testing.TB, h slog.Handler) *occupancyRig {
 
 func (o *occupancyRig) frame() {
 	o.now = o.now.Add(time.Second)
-	serial, err := o.frames.BeginFrame()
-	if err != nil {
+	// Retires last frame's batch (back to 60%), then the periodic line.
+	if _, err := o.clock.BeginFrame(); err != nil {
 		o.t.Fatal(err)
-	}
-	o.heap.Retire(o.frames.Completed()) // last frame's batch: back to 60%
-	if err := o.heap.BeginFrame(serial); err != nil {
-		o.t.Fatal(err) // the periodic line
 	}
 	if err := o.heap.AllocN(o.batch); err != nil {
 		o.t.Fatal(err) // 75% and 90% crossed
@@ -110,7 +106,7 @@ func (o *occupancyRig) frame() {
 	if err := o.heap.FreeN(o.batch); err != nil {
 		o.t.Fatal(err)
 	}
-	if err := o.frames.EndFrame(); err != nil {
+	if err := o.clock.EndFrame(); err != nil {
 		o.t.Fatal(err)
 	}
 	o.gpuCatchUp()

@@ -84,7 +84,7 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 		{Name: "render", Capacity: r.reqs.Cap(), Peak: &peak, Full: r.reqs.Full()},
 		{Name: "voices", Capacity: voices.DefaultQueueSize, Full: vs.QueueFull},
 	}
-	fs := r.set.Frames().Stats()
+	fs := r.frames.Stats()
 	rep.Barriers = barrierSection{FenceWaits: fs.Waits, FenceWait: toMS(fs.WaitTime)}
 	return rep
 }
@@ -116,24 +116,27 @@ func (o *outcome) teardown(r *renderer, gpu *gpuSide, snd *audio, logger *slog.L
 		}
 		return nil
 	})
+	// Draining the clock retires every freed slot (deleting its texture);
+	// the heap and the Set refuse to close before it, and the clock
+	// refuses to close before them.
 	add("frames-drain", func() error {
 		t := time.Now()
-		err := r.set.Frames().Drain()
+		err := r.frames.Drain()
 		drain = time.Since(t)
 		return err
 	}, "textures-free")
-	add("descriptors-retire", func() error {
-		r.tx.Retire(r.set.Frames().Completed())
-		return r.tx.Close()
-	}, "frames-drain")
+	add("descriptors-close", r.tx.Close, "frames-drain")
 	add("upload-unmap", r.set.Close, "frames-drain")
+	add("frames-close", r.frames.Close, "descriptors-close", "upload-unmap")
 	if gpu.closeGL != nil {
-		add("gl-context", gpu.closeGL, "descriptors-retire", "upload-unmap")
+		add("gl-context", gpu.closeGL, "frames-close")
 	}
 	for _, u := range [][2]string{
 		{"voices-stopall", "sound-memory"},
-		{"frames-drain", "descriptors-retire"},
+		{"frames-drain", "descriptors-close"},
 		{"frames-drain", "upload-unmap"},
+		{"descriptors-close", "frames-close"},
+		{"upload-unmap", "frames-close"},
 	} {
 		if err := td.Uses(u[0], u[1]); err != nil {
 			o.errs = append(o.errs, err)

@@ -14,7 +14,10 @@ import (
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/quads"
 	"github.com/steadyframe/steadyframe/internal/quads/quadgl"
+	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/xvfb"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -37,10 +40,6 @@ func (t *glTextures) Name(h descriptors.Handle) uint32 {
 	}
 	return name
 }
-
-func (t *glTextures) BeginFrame(serial uint64) error { return t.m.BeginFrame(serial) }
-
-func (t *glTextures) Retire(completed uint64) int { return t.m.Retire(completed) }
 
 func (t *glTextures) Heap() *descriptors.Heap { return t.m.Heap() }
 
@@ -108,26 +107,36 @@ func newGLSide(cfg *config, logger *slog.Logger) (side *gpuSide, err error) {
 	}
 	// The loop paces itself (-fps); vsync would hide its frame times.
 	glfw.SwapInterval(0)
+	// One clock, fenced with GL sync objects, drives the upload Set and
+	// the texture Manager.
+	clock, err := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
+	if err != nil {
+		_ = ctx.Close()
+		return nil, fmt.Errorf("stress: frame clock: %w", err)
+	}
 	backend, err := glbuf.New()
 	if err != nil {
+		_ = clock.Close()
 		_ = ctx.Close()
 		return nil, fmt.Errorf("stress: upload buffer: %w", err)
 	}
-	set, err := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas(), Backend: backend})
+	set, err := upload.NewSet(upload.SetDesc{Arenas: scene.Arenas(), Backend: backend, Clock: clock})
 	if err != nil {
 		_ = backend.Close()
+		_ = clock.Close()
 		_ = ctx.Close()
 		return nil, fmt.Errorf("stress: upload arenas: %w", err)
 	}
 	// Texture pixels are staged through the renderer arena and read by GL
 	// as a pixel unpack buffer, fenced with the frame like every upload.
 	mgr, err := gltex.New(gltex.Desc{
-		Heap:          descriptors.HeapDesc{Logger: logger},
-		Staging:       set.Arena(upload.StandardRenderer),
+		Heap:          descriptors.HeapDesc{Logger: logger, Clock: clock},
+		Staging:       set.Arena(scene.ArenaRenderer),
 		StagingBuffer: backend.Buffer(),
 	})
 	if err != nil {
 		_ = set.Close()
+		_ = clock.Close()
 		_ = ctx.Close()
 		return nil, fmt.Errorf("stress: textures: %w", err)
 	}
@@ -135,6 +144,7 @@ func newGLSide(cfg *config, logger *slog.Logger) (side *gpuSide, err error) {
 	if err != nil {
 		_ = mgr.Close()
 		_ = set.Close()
+		_ = clock.Close()
 		_ = ctx.Close()
 		return nil, fmt.Errorf("stress: quad renderer: %w", err)
 	}
@@ -142,7 +152,7 @@ func newGLSide(cfg *config, logger *slog.Logger) (side *gpuSide, err error) {
 	info := ctx.Info()
 	return &gpuSide{
 		backend: "opengl: " + info.Renderer + " (" + info.Version + ")",
-		set:     set, heap: mgr.Heap(), tx: &glTextures{m: mgr}, disp: disp,
+		clock:   clock, set: set, heap: mgr.Heap(), tx: &glTextures{m: mgr}, disp: disp,
 		closeGL: func() error {
 			qr.Release()
 			err := ctx.Close()

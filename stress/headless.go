@@ -31,10 +31,6 @@ func (c *cpuTextures) Free(h descriptors.Handle) error { return c.heap.Free(h) }
 
 func (c *cpuTextures) Name(descriptors.Handle) uint32 { return 0 }
 
-func (c *cpuTextures) BeginFrame(serial uint64) error { return c.heap.BeginFrame(serial) }
-
-func (c *cpuTextures) Retire(completed uint64) int { return c.heap.Retire(completed) }
-
 func (c *cpuTextures) Heap() *descriptors.Heap { return c.heap }
 
 func (c *cpuTextures) Close() error { return c.heap.Close() }

@@ -9,7 +9,9 @@ import (
 
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/internal/quads"
+	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/sprites"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/lifetime/guard"
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
 	"github.com/steadyframe/steadyframe/upload"
@@ -27,13 +29,14 @@ type display interface {
 	Present() bool
 }
 
-// renderer is the render goroutine's state: it owns the upload Set (and
-// through it the frame clock), the descriptor heap with the textures, and
-// the guard; it drains the workers' queue once per frame. Nothing here is
-// safe for concurrent use; workers reach it only through reqs.
+// renderer is the render goroutine's state: it owns the frame clock, the
+// upload Set and the descriptor heap with the textures that follow it,
+// and the guard; it drains the workers' queue once per frame. Nothing here
+// is safe for concurrent use; workers reach it only through reqs.
 type renderer struct {
 	cfg     *config
 	log     *slog.Logger
+	frames  *frame.Clock
 	set     *upload.Set
 	arenas  []*upload.Arena
 	heap    *descriptors.Heap
@@ -155,14 +158,12 @@ func (r *renderer) pace() {
 }
 
 func (r *renderer) frameBody() bool {
-	serial, err := r.set.BeginFrame()
+	// The clock retires the heap's slots whose frames completed, then
+	// opens the arenas and the frame.
+	serial, err := r.frames.BeginFrame()
 	if err != nil {
 		r.fail(fmt.Errorf("stress: frame %d: %w", r.frame, err))
 		return false
-	}
-	r.tx.Retire(r.set.Frames().Completed())
-	if err := r.tx.BeginFrame(serial); err != nil {
-		r.fail(fmt.Errorf("stress: frame %d: %w", r.frame, err))
 	}
 	if r.tex == nil {
 		// The first frame loads the level: before the guard arms, like a
@@ -200,7 +201,7 @@ func (r *renderer) frameBody() bool {
 		r.prog.Update(elapsed, r.frame, st.Live, st.Peak, r.guardOK())
 	}
 	r.series.Offer(r.sample(elapsed, serial, st))
-	if err := r.set.EndFrame(); err != nil {
+	if err := r.frames.EndFrame(); err != nil {
 		r.fail(fmt.Errorf("stress: frame %d: %w", r.frame, err))
 	}
 	if r.disp != nil {
@@ -275,7 +276,7 @@ func (r *renderer) applyChurn() {
 		c.swaps--
 	}
 	if c.level {
-		if r.frame > c.lastLevel+uint64(r.set.Frames().InFlight()) {
+		if r.frame > c.lastLevel+uint64(r.frames.InFlight()) {
 			r.tex.transition()
 			c.level, c.lastLevel = false, r.frame
 		}
@@ -300,7 +301,7 @@ func (r *renderer) drawSprites() (int, []quads.Run) {
 	if n == 0 {
 		return 0, nil
 	}
-	off, view, err := r.arenas[upload.StandardSprites].Alloc(n*quads.QuadBytes, 16)
+	off, view, err := r.arenas[scene.ArenaSprites].Alloc(n*quads.QuadBytes, 16)
 	if err != nil {
 		return 0, nil // counted by the arena, reported as its failures
 	}

@@ -62,7 +62,7 @@ func checkPassed(t *testing.T, res childResult, r report, frames int) {
 	if r.Voices.Played == 0 {
 		t.Error("no sound was played")
 	}
-	want := []string{"voices-stopall", "sound-memory", "audio-device", "textures-free", "frames-drain", "descriptors-retire", "upload-unmap"}
+	want := []string{"voices-stopall", "sound-memory", "audio-device", "textures-free", "frames-drain", "descriptors-close", "upload-unmap", "frames-close"}
 	var got []string
 	for _, s := range r.Teardown {
 		got = append(got, s.Name)

@@ -1,12 +1,21 @@
 package main
 
-import "time"
+import (
+	"time"
 
-// arenaCount is the number of upload consumers: renderer, sprites,
-// particles, in that order everywhere in this program.
-const arenaCount = 3
+	"github.com/steadyframe/steadyframe/internal/scene"
+)
 
-var arenaNames = [arenaCount]string{"renderer", "sprites", "particles"}
+// arenaCount is the number of upload consumers of the scene's layout:
+// renderer, sprites, particles, in that order everywhere in this program.
+const arenaCount = scene.ArenaCount
+
+var arenaNames = func() (names [arenaCount]string) {
+	for i, a := range scene.Arenas() {
+		names[i] = a.Name
+	}
+	return names
+}()
 
 // sample is one point of the occupancy plot.
 type sample struct {

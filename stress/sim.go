@@ -13,18 +13,22 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/flatlog"
 	"github.com/steadyframe/steadyframe/internal/quads"
+	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/sprites"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/lifetime/guard"
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
-// gpuSide is what the render goroutine builds before the loop: the
-// upload Set, the heap, the texturer and, with a window, the display.
-// release tears down what only the backend knows about (GL objects, the
-// window) after the library's own teardown stages.
+// gpuSide is what the render goroutine builds before the loop: the frame
+// clock, the upload Set and the heap that follow it, the texturer and,
+// with a window, the display. closeGL tears down what only the backend
+// knows about (GL objects, the window) after the library's own teardown
+// stages.
 type gpuSide struct {
 	backend string
+	clock   *frame.Clock
 	set     *upload.Set
 	heap    *descriptors.Heap
 	tx      texturer
@@ -37,8 +41,10 @@ type gpuSide struct {
 // abort releases what newCPUSide or newGLSide built when the run cannot
 // start; above all it stops an Xvfb the tool started.
 func (g *gpuSide) abort() {
+	_ = g.clock.Drain()
 	_ = g.tx.Close()
 	_ = g.set.Close()
+	_ = g.clock.Close()
 	if g.closeGL != nil {
 		_ = g.closeGL()
 	}
@@ -52,18 +58,24 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 
 // newCPUSide is -headless: the library's CPU backends, no window.
 func newCPUSide(logger *slog.Logger) (*gpuSide, error) {
-	set, err := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas()})
+	clock, err := frame.NewClock(frame.ClockDesc{}) // CPU fences
 	if err != nil {
 		return nil, err
 	}
-	heap, err := descriptors.NewHeap(descriptors.HeapDesc{Logger: logger})
+	set, err := upload.NewSet(upload.SetDesc{Arenas: scene.Arenas(), Clock: clock})
+	if err != nil {
+		_ = clock.Close()
+		return nil, err
+	}
+	heap, err := descriptors.NewHeap(descriptors.HeapDesc{Logger: logger, Clock: clock})
 	if err != nil {
 		_ = set.Close()
+		_ = clock.Close()
 		return nil, err
 	}
 	return &gpuSide{
-		backend: "cpu (headless)", set: set, heap: heap,
-		tx: &cpuTextures{heap: heap, arena: set.Arena(upload.StandardRenderer)},
+		backend: "cpu (headless)", clock: clock, set: set, heap: heap,
+		tx: &cpuTextures{heap: heap, arena: set.Arena(scene.ArenaRenderer)},
 	}, nil
 }
 
@@ -149,7 +161,7 @@ func newRenderer(cfg *config, logger *slog.Logger, gpu *gpuSide, guard *guard.Gu
 		return nil, fmt.Errorf("stress: render queue: %w", err)
 	}
 	r := &renderer{
-		cfg: cfg, log: logger, set: gpu.set, heap: gpu.heap, tx: gpu.tx, disp: gpu.disp, guard: guard,
+		cfg: cfg, log: logger, frames: gpu.clock, set: gpu.set, heap: gpu.heap, tx: gpu.tx, disp: gpu.disp, guard: guard,
 		reqs:      reqs,
 		series:    newSeries(4096),
 		armedFrom: uint64(cfg.settle) + 1,

@@ -17,10 +17,6 @@ type texturer interface {
 	Free(h descriptors.Handle) error
 	// Name returns what a draw binds for h (a GL texture name), 0 headless.
 	Name(h descriptors.Handle) uint32
-	// BeginFrame and Retire forward the frame clock to the heap (and, in
-	// GL, delete the textures of retired slots).
-	BeginFrame(serial uint64) error
-	Retire(completed uint64) int
 	Heap() *descriptors.Heap
 	// Close closes the heap; it refuses while slots are live or pending.
 	Close() error

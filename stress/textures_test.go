@@ -4,40 +4,43 @@ import (
 	"testing"
 
 	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/internal/scene"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
 // frameLoop drives the CPU backends the way the render goroutine does.
 type frameLoop struct {
-	t    *testing.T
-	set  *upload.Set
-	heap *descriptors.Heap
-	tx   *cpuTextures
+	t     *testing.T
+	clock *frame.Clock
+	set   *upload.Set
+	heap  *descriptors.Heap
+	tx    *cpuTextures
 }
 
 func newFrameLoop(t *testing.T) *frameLoop {
-	set, err := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas()})
+	clock, err := frame.NewClock(frame.ClockDesc{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	heap, err := descriptors.NewHeap(descriptors.HeapDesc{})
+	set, err := upload.NewSet(upload.SetDesc{Arenas: scene.Arenas(), Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &frameLoop{t: t, set: set, heap: heap, tx: &cpuTextures{heap: heap, arena: set.Arena(upload.StandardRenderer)}}
+	heap, err := descriptors.NewHeap(descriptors.HeapDesc{Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &frameLoop{t: t, clock: clock, set: set, heap: heap,
+		tx: &cpuTextures{heap: heap, arena: set.Arena(scene.ArenaRenderer)}}
 }
 
 func (f *frameLoop) frame(body func()) {
-	serial, err := f.set.BeginFrame()
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	f.tx.Retire(f.set.Frames().Completed())
-	if err := f.tx.BeginFrame(serial); err != nil {
+	if _, err := f.clock.BeginFrame(); err != nil {
 		f.t.Fatal(err)
 	}
 	body()
-	if err := f.set.EndFrame(); err != nil {
+	if err := f.clock.EndFrame(); err != nil {
 		f.t.Fatal(err)
 	}
 }
@@ -92,10 +95,9 @@ func TestChurnRecyclesSlots(t *testing.T) {
 		t.Errorf("failures %d, swaps %d, levels %d, rebakes %d", tex.failures, tex.swaps, tex.levels, tex.rebakes)
 	}
 	f.frame(func() { tex.releaseAll() })
-	if err := f.set.Frames().Drain(); err != nil {
+	if err := f.clock.Drain(); err != nil {
 		t.Fatal(err)
 	}
-	f.tx.Retire(f.set.Frames().Completed())
 	if err := f.tx.Close(); err != nil {
 		t.Errorf("heap close after releasing everything: %v", err)
 	}

@@ -5,27 +5,18 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/steadyframe/steadyframe/internal/testenv"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
-func wantNoAllocs(t *testing.T, name string, f func()) {
-	t.Helper()
-	if raceEnabled {
-		t.Skip("the race detector allocates; allocation counts are checked without -race")
-	}
-	if n := testing.AllocsPerRun(1000, f); n != 0 {
-		t.Errorf("%s: %v allocations per run, want 0", name, n)
-	}
-}
-
 func TestSteadyFramesDoNotAllocate(t *testing.T) {
 	for _, debug := range []bool{false, true} {
-		s := newSet(t, upload.SetDesc{Arenas: upload.StandardArenas(), Debug: debug})
-		a := s.Arena(upload.StandardSprites)
-		p := s.Arena(upload.StandardParticles)
+		r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "sprites", Size: 1 << 20}, {Name: "particles", Size: 4096}},
+			Debug: debug})
+		a, p := r.set.Arena(0), r.set.Arena(1)
 		tag := fmt.Sprintf("debug=%t", debug)
-		wantNoAllocs(t, tag+" frame", func() {
-			if _, err := s.BeginFrame(); err != nil {
+		testenv.NoAllocs(t, tag+" frame", 1000, func() {
+			if _, err := r.clock.BeginFrame(); err != nil {
 				t.Fatal(err)
 			}
 			for i := 0; i < 64; i++ {
@@ -34,22 +25,33 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 				}
 			}
 			_ = a.Stats()
-			_ = s.Stats()
-			if err := s.EndFrame(); err != nil {
+			_ = r.set.Stats()
+			if err := r.clock.EndFrame(); err != nil {
 				t.Fatal(err)
 			}
 		})
-		// A full arena's refusal must not allocate either: an overflowing
-		// particle system fails many times a frame.
-		begin(t, s)
+		// A refusal must not allocate either, whatever its kind: an
+		// overflowing particle system fails many times a frame.
+		r.begin()
 		if _, _, err := p.Alloc(p.Capacity(), 1); err != nil {
 			t.Fatal(err)
 		}
-		wantNoAllocs(t, tag+" full", func() {
+		testenv.NoAllocs(t, tag+" refusals", 1000, func() {
 			if _, _, err := p.Alloc(16, 16); !errors.Is(err, upload.ErrArenaFull) {
 				t.Fatal(err)
 			}
+			if _, _, err := p.Alloc(0, 16); !errors.Is(err, upload.ErrInvalidSize) {
+				t.Fatal(err)
+			}
+			if _, _, err := p.Alloc(16, 3); !errors.Is(err, upload.ErrInvalidAlign) {
+				t.Fatal(err)
+			}
 		})
-		end(t, s)
+		r.end()
+		testenv.NoAllocs(t, tag+" refusal between frames", 1000, func() {
+			if _, _, err := p.Alloc(16, 16); !errors.Is(err, upload.ErrNoFrame) {
+				t.Fatal(err)
+			}
+		})
 	}
 }

@@ -3,78 +3,66 @@ package upload_test
 import (
 	"bytes"
 	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
-func newSet(t testing.TB, d upload.SetDesc) *upload.Set {
+// rig is a Set and the frame clock it follows, as a renderer holds them.
+type rig struct {
+	t     testing.TB
+	clock *frame.Clock
+	set   *upload.Set
+}
+
+// newRig makes a Set on a clock of automatic CPU fences (frames complete
+// when they end), or on d.Clock when the test brings its own.
+func newRig(t testing.TB, d upload.SetDesc) *rig {
 	t.Helper()
+	if d.Clock == nil {
+		c, err := frame.NewClock(frame.ClockDesc{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Close() })
+		d.Clock = c
+	}
 	s, err := upload.NewSet(d)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Cleanups run last-in first-out: the Set closes before its clock.
 	t.Cleanup(func() { _ = s.Close() })
-	return s
+	return &rig{t: t, clock: d.Clock, set: s}
 }
 
-func begin(t testing.TB, s *upload.Set) uint64 {
-	t.Helper()
-	serial, err := s.BeginFrame()
+func (r *rig) begin() uint64 {
+	r.t.Helper()
+	serial, err := r.clock.BeginFrame()
 	if err != nil {
-		t.Fatal(err)
+		r.t.Fatal(err)
 	}
 	return serial
 }
 
-func end(t testing.TB, s *upload.Set) {
-	t.Helper()
-	if err := s.EndFrame(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestStandardConfigReserves27MiB(t *testing.T) {
-	s := newSet(t, upload.SetDesc{Arenas: upload.StandardArenas()})
-	st := s.Stats()
-	if upload.StandardReserved != 27<<20 || st.Reserved != upload.StandardReserved {
-		t.Fatalf("reserved %d bytes, want %d (27 MiB)", st.Reserved, 27<<20)
-	}
-	if st.InFlight != 3 || st.Arenas != 3 {
-		t.Fatalf("InFlight %d, Arenas %d; want 3 and 3", st.InFlight, st.Arenas)
-	}
-	want := map[string]int{"renderer": 4 << 20, "sprites": 4 << 20, "particles": 1 << 20}
-	for name, size := range want {
-		a := s.ArenaNamed(name)
-		if a == nil || a.Capacity() != size {
-			t.Errorf("arena %q: %v, want capacity %d", name, a, size)
-		}
-	}
-	if s.ArenaNamed("nope") != nil {
-		t.Error("ArenaNamed found a missing arena")
-	}
-	// Filling every arena in every frame for many frames must never need
-	// more memory than was reserved.
-	for f := 0; f < 9; f++ {
-		begin(t, s)
-		for i := 0; i < s.Len(); i++ {
-			a := s.Arena(i)
-			if _, _, err := a.Alloc(a.Capacity(), 1); err != nil {
-				t.Fatal(err)
-			}
-		}
-		end(t, s)
-	}
-	if got := s.Stats().Reserved; got != 27<<20 {
-		t.Fatalf("reserved grew to %d", got)
+func (r *rig) end() {
+	r.t.Helper()
+	if err := r.clock.EndFrame(); err != nil {
+		r.t.Fatal(err)
 	}
 }
 
 func TestAllocBumpsAlignsAndBoundsViews(t *testing.T) {
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 4096}, {Name: "b", Size: 1000}}})
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 4096}, {Name: "b", Size: 1000}}})
+	s := r.set
 	a := s.Arena(0)
-	begin(t, s)
+	r.begin()
 	prevEnd := -1
 	for _, c := range []struct{ size, align int }{{3, 1}, {16, 16}, {1, 1}, {64, 64}, {5, 4}, {100, 256}} {
 		off, view, err := a.Alloc(c.size, c.align)
@@ -101,28 +89,33 @@ func TestAllocBumpsAlignsAndBoundsViews(t *testing.T) {
 	if want := 5120 + 4096; off != want {
 		t.Errorf("arena b's first offset %d, want %d", off, want)
 	}
-	end(t, s)
+	if s.ArenaNamed("b") != s.Arena(1) || s.ArenaNamed("nope") != nil || s.Len() != 2 {
+		t.Error("ArenaNamed or Len do not find the arenas by their names")
+	}
+	r.end()
 }
 
 func TestRegionsAreFrameMajorAndRotate(t *testing.T) {
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 1000}, {Name: "b", Size: 300}}})
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 1000}, {Name: "b", Size: 300}}})
+	s := r.set
 	stride := 1024 + 512 // each region rounded up to the 256-byte alignment
 	for f := 0; f < 7; f++ {
-		serial := begin(t, s)
+		serial := r.begin()
 		region := int(serial % 3)
 		offA, _, _ := s.Arena(0).Alloc(8, 8)
 		offB, _, _ := s.Arena(1).Alloc(8, 8)
 		if offA != region*stride || offB != region*stride+1024 {
 			t.Errorf("frame %d: offsets %d, %d; want %d, %d", serial, offA, offB, region*stride, region*stride+1024)
 		}
-		end(t, s)
+		r.end()
 	}
 }
 
 func TestFullArenaRefusesCountsAndKeepsData(t *testing.T) {
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "particles", Size: 1024}}})
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "particles", Size: 1024}}})
+	s := r.set
 	a := s.Arena(0)
-	begin(t, s)
+	r.begin()
 	_, first, err := a.Alloc(1000, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -148,16 +141,17 @@ func TestFullArenaRefusesCountsAndKeepsData(t *testing.T) {
 	if st.Failures != 3 || st.Used != 1024 || st.Allocs != 2 {
 		t.Errorf("stats %+v, want 3 failures, 1024 used, 2 allocs", st)
 	}
-	end(t, s)
+	r.end()
 	if st := a.Stats(); st.Peak != 1024 || st.Capacity != 1024 {
 		t.Errorf("peak %d capacity %d, want 1024 and 1024", st.Peak, st.Capacity)
 	}
 }
 
 func TestInvalidRequestsHaveTheirOwnErrors(t *testing.T) {
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 512}}})
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 512}}})
+	s := r.set
 	a := s.Arena(0)
-	begin(t, s)
+	r.begin()
 	for _, size := range []int{0, -1, 513} {
 		if _, _, err := a.Alloc(size, 1); !errors.Is(err, upload.ErrInvalidSize) {
 			t.Errorf("Alloc(%d, 1): %v, want ErrInvalidSize", size, err)
@@ -168,28 +162,52 @@ func TestInvalidRequestsHaveTheirOwnErrors(t *testing.T) {
 			t.Errorf("Alloc(8, %d): %v, want ErrInvalidAlign", align, err)
 		}
 	}
-	if st := a.Stats(); st.Used != 0 || st.Failures != 0 || st.Allocs != 0 {
-		t.Errorf("bad requests changed the arena: %+v", st)
+	// Bad requests take nothing; they are counted with the refusals.
+	if st := a.Stats(); st.Used != 0 || st.Failures != 8 || st.Allocs != 0 {
+		t.Errorf("bad requests changed the arena: %+v, want nothing used and 8 failures", st)
 	}
-	end(t, s)
+	r.end()
 }
 
 func TestAllocOnlyInsideAFrame(t *testing.T) {
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 512}}})
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 512}}})
+	s := r.set
 	a := s.Arena(0)
 	if _, _, err := a.Alloc(8, 1); !errors.Is(err, upload.ErrNoFrame) {
 		t.Errorf("Alloc before BeginFrame: %v, want ErrNoFrame", err)
 	}
-	begin(t, s)
-	if _, err := s.BeginFrame(); !errors.Is(err, upload.ErrFrameOrder) {
-		t.Errorf("second BeginFrame: %v, want ErrFrameOrder", err)
+	r.begin()
+	if _, _, err := a.Alloc(8, 1); err != nil {
+		t.Errorf("Alloc inside a frame: %v", err)
 	}
-	end(t, s)
-	if err := s.EndFrame(); !errors.Is(err, upload.ErrFrameOrder) {
-		t.Errorf("second EndFrame: %v, want ErrFrameOrder", err)
-	}
-	if _, _, err := a.Alloc(8, 1); !errors.Is(err, upload.ErrNoFrame) {
+	r.end()
+	_, _, err := a.Alloc(8, 1)
+	if !errors.Is(err, upload.ErrNoFrame) {
 		t.Errorf("Alloc after EndFrame: %v, want ErrNoFrame", err)
+	}
+	// The refusal still reads as what it was once the next frame began.
+	r.begin()
+	if !errors.Is(err, upload.ErrNoFrame) || errors.Is(err, upload.ErrArenaFull) {
+		t.Errorf("the refusal made between frames reads %v in the next frame", err)
+	}
+	r.end()
+}
+
+// A Set made inside a frame joins it: its arenas are open at once.
+func TestSetMadeInsideAFrameJoinsIt(t *testing.T) {
+	c, err := frame.NewClock(frame.ClockDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	serial, _ := c.BeginFrame()
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 512}}, Clock: c})
+	if _, _, err := r.set.Arena(0).Alloc(8, 1); err != nil || r.set.Serial() != serial {
+		t.Fatalf("Alloc in the frame the Set was made in: %v (serial %d, want %d)", err, r.set.Serial(), serial)
+	}
+	r.end()
+	if err := r.set.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -203,45 +221,53 @@ func TestNewSetRejectsBadConfig(t *testing.T) {
 		{"zero size", upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a"}}}, upload.ErrInvalidSize},
 		{"odd alignment", upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 8}},
 			Backend: upload.NewCPUBackend(upload.CPUBackendDesc{Alignment: 48})}, upload.ErrInvalidAlign},
-		{"too many frames", upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 8}}, InFlight: 99}, upload.ErrInvalidConfig},
+		{"no clock", upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 8}}}, upload.ErrInvalidConfig},
+	}
+	clock, err := frame.NewClock(frame.ClockDesc{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range cases {
+		if c.name != "no clock" {
+			c.d.Clock = clock
+		}
 		if _, err := upload.NewSet(c.d); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
+	// A refused NewSet leaves nothing following the clock.
+	if err := clock.Close(); err != nil {
+		t.Errorf("closing the clock after refused NewSets: %v", err)
+	}
 }
 
 func TestCloseEndsEverything(t *testing.T) {
-	s, err := upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}})
-	if err != nil {
-		t.Fatal(err)
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}})
+	s := r.set
+	r.begin()
+	if err := s.Close(); !errors.Is(err, upload.ErrInFlight) || !strings.Contains(err.Error(), "frame 1 is open") {
+		t.Errorf("Close with a frame open: %v, want ErrInFlight", err)
 	}
-	begin(t, s)
-	if err := s.Close(); !errors.Is(err, upload.ErrFrameOrder) {
-		t.Errorf("Close with a frame open: %v, want ErrFrameOrder", err)
-	}
-	end(t, s)
+	r.end()
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	if _, err := s.BeginFrame(); !errors.Is(err, upload.ErrClosed) {
-		t.Errorf("BeginFrame after Close: %v", err)
+	if r.clock.Followers() != 0 {
+		t.Errorf("the closed Set still follows the clock")
 	}
-	if err := s.EndFrame(); !errors.Is(err, upload.ErrClosed) {
-		t.Errorf("EndFrame after Close: %v", err)
-	}
+	r.begin() // the clock runs on without the Set
 	if _, _, err := s.Arena(0).Alloc(8, 1); !errors.Is(err, upload.ErrClosed) {
 		t.Errorf("Alloc after Close: %v", err)
 	}
+	r.end()
 }
 
 func TestErrorsArePrefixedAndDistinct(t *testing.T) {
 	errs := []error{upload.ErrArenaFull, upload.ErrInvalidSize, upload.ErrInvalidAlign, upload.ErrNoFrame,
-		upload.ErrFrameOrder, upload.ErrInvalidConfig, upload.ErrClosed, upload.ErrStaleView, upload.ErrUnknownView}
+		upload.ErrInFlight, upload.ErrInvalidConfig, upload.ErrClosed, upload.ErrStaleView, upload.ErrUnknownView}
 	for i, a := range errs {
 		if !strings.HasPrefix(a.Error(), "upload: ") {
 			t.Errorf("%q lacks the package prefix", a)
@@ -252,4 +278,37 @@ func TestErrorsArePrefixedAndDistinct(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAllocInlines builds the package with -gcflags=-m=2 and checks that
+// Alloc still fits the compiler's inlining budget: its speed comes from
+// inlining, and one more statement in it can silently undo that.
+func TestAllocInlines(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is not on PATH: %v", err)
+	}
+	out, err := exec.Command(goCmd, "build", "-gcflags=-m=2", "-o", os.DevNull, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`can inline \(\*Arena\)\.Alloc with cost (\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("(*Arena).Alloc is no longer inlinable:\n%s", grepLines(out, "(*Arena).Alloc"))
+	}
+	if cost, _ := strconv.Atoi(string(m[1])); cost >= 80 {
+		t.Errorf("(*Arena).Alloc inline cost %d, want under 80", cost)
+	} else {
+		t.Logf("(*Arena).Alloc inline cost %d of 80", cost)
+	}
+}
+
+func grepLines(out []byte, sub string) string {
+	var keep []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, sub) {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }

@@ -1,15 +1,11 @@
 package upload
 
-import (
-	"fmt"
+import "fmt"
 
-	"github.com/steadyframe/steadyframe/lifetime/frame"
-)
-
-// Backend provides the one buffer behind a Set and, for a Set that owns
-// its frame clock, the fences. upload/glbuf implements it with a GL buffer
-// object; CPUBackend with plain memory. A Vulkan or D3D12 backend would map
-// an upload heap here.
+// Backend provides the one buffer behind a Set. upload/glbuf implements it
+// with a GL buffer object; CPUBackend with plain memory. A Vulkan or D3D12
+// backend would map an upload heap here. Fences are not the backend's:
+// they belong to the frame clock the Set follows.
 //
 // A Backend belongs to the goroutine that owns its Set.
 type Backend interface {
@@ -20,8 +16,6 @@ type Backend interface {
 	// Map creates the buffer, size bytes, and returns a write mapping of
 	// all of it that stays valid until Close. A Set calls Map once.
 	Map(size int) ([]byte, error)
-	// NewFence makes the fence for one frame in flight.
-	NewFence() (frame.Fence, error)
 	// Close unmaps and deletes the buffer.
 	Close() error
 }
@@ -31,26 +25,21 @@ type Backend interface {
 // run lays memory out as a GPU run would.
 const DefaultCPUAlignment = 256
 
-// CPUBackend is a Backend over ordinary memory with CPU fences, for tests
-// and headless servers. Its fences complete when signalled, unless
-// ManualFences is set, in which case they complete only when the test calls
-// CompleteAll (a slow "GPU").
+// CPUBackend is a Backend over ordinary memory, for tests and headless
+// servers. Pair it with a frame clock of CPU fences (frame.ClockDesc's
+// default), or of manual ones (frame.NewCPUFence(true)) to simulate a slow
+// GPU.
 //
-// A CPUBackend belongs to the goroutine that owns its Set; CompleteAll may
-// be called from any goroutine.
+// A CPUBackend belongs to the goroutine that owns its Set.
 type CPUBackend struct {
-	align  int
-	manual bool
-	mem    []byte
-	fences []*frame.CPUFence
+	align int
+	mem   []byte
 }
 
 // CPUBackendDesc configures NewCPUBackend. It is a plain value, read once.
 type CPUBackendDesc struct {
 	// Alignment of regions; 0 means DefaultCPUAlignment.
 	Alignment int
-	// ManualFences makes fences complete only on CompleteAll.
-	ManualFences bool
 }
 
 // NewCPUBackend returns a CPU backend.
@@ -58,7 +47,7 @@ func NewCPUBackend(d CPUBackendDesc) *CPUBackend {
 	if d.Alignment == 0 {
 		d.Alignment = DefaultCPUAlignment
 	}
-	return &CPUBackend{align: d.Alignment, manual: d.ManualFences}
+	return &CPUBackend{align: d.Alignment}
 }
 
 // Alignment returns the configured region alignment.
@@ -72,21 +61,6 @@ func (b *CPUBackend) Map(size int) ([]byte, error) {
 	}
 	b.mem = make([]byte, size)
 	return b.mem, nil
-}
-
-// NewFence returns a CPU fence, manual if the backend was made so.
-func (b *CPUBackend) NewFence() (frame.Fence, error) {
-	f := frame.NewCPUFence(b.manual)
-	b.fences = append(b.fences, f)
-	return f, nil
-}
-
-// CompleteAll completes every fence signalled so far: the simulated GPU
-// catching up.
-func (b *CPUBackend) CompleteAll() {
-	for _, f := range b.fences {
-		f.Complete()
-	}
 }
 
 // Close drops the memory.

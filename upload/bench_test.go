@@ -3,6 +3,7 @@ package upload_test
 import (
 	"testing"
 
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
@@ -20,27 +21,32 @@ func BenchmarkArenaAlloc4KiB(b *testing.B) { benchAlloc(b, 4096) }
 
 func benchAlloc(b *testing.B, n int) {
 	b.Run("ours-arena", func(b *testing.B) {
-		s, err := upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "bench", Size: 4 << 20}}})
+		c, err := frame.NewClock(frame.ClockDesc{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer s.Close()
+		s, err := upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "bench", Size: 4 << 20}}, Clock: c})
+		if err != nil {
+			b.Fatal(err)
+		}
 		a := s.Arena(0)
-		_, _ = s.BeginFrame()
+		_, _ = c.BeginFrame()
 		b.ReportAllocs()
 		b.SetBytes(int64(n))
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			_, v, err := a.Alloc(n, 16)
 			if err != nil {
-				_ = s.EndFrame()
-				_, _ = s.BeginFrame()
+				_ = c.EndFrame()
+				_, _ = c.BeginFrame()
 				_, v, _ = a.Alloc(n, 16)
 			}
 			v[0] = byte(i)
 		}
 		b.StopTimer()
-		_ = s.EndFrame()
+		_ = c.EndFrame()
+		_ = s.Close()
+		_ = c.Close()
 	})
 	b.Run("make", func(b *testing.B) {
 		b.ReportAllocs()
@@ -53,22 +59,31 @@ func benchAlloc(b *testing.B, n int) {
 	})
 }
 
-// BenchmarkFrame measures one empty frame of the standard Set: the fixed
-// cost a renderer pays per frame for its upload arenas.
+// BenchmarkFrame measures one empty frame of a Set of three arenas: the
+// fixed cost a renderer pays per frame for its upload arenas, the frame
+// clock's own included.
 func BenchmarkFrame(b *testing.B) {
-	s, err := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas()})
+	c, err := frame.NewClock(frame.ClockDesc{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.Close()
+	s, err := upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{
+		{Name: "renderer", Size: 4 << 20}, {Name: "sprites", Size: 4 << 20}, {Name: "particles", Size: 1 << 20},
+	}, Clock: c})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := s.BeginFrame(); err != nil {
+		if _, err := c.BeginFrame(); err != nil {
 			b.Fatal(err)
 		}
-		if err := s.EndFrame(); err != nil {
+		if err := c.EndFrame(); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.StopTimer()
+	_ = s.Close()
+	_ = c.Close()
 }

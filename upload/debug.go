@@ -9,52 +9,28 @@ import (
 // recycled, so a view kept past its frame reads an obvious pattern.
 const Scribble = 0xDB
 
-// debugRecords bounds each region's allocation log, so that debug mode
-// keeps Alloc allocation-free; past it, views are not tracked.
-const debugRecords = 4096
-
-type debugRecord struct {
-	start, end int
-}
-
-// debugLog remembers, per region, which frame last owned it and the spans
-// allocated in that frame.
+// debugLog remembers, per region, which frame owns it now, which owned it
+// before, and how much the last ended frame wrote. It costs Alloc nothing:
+// what the open frame allocated is the bumped span [start, next), which
+// the arena keeps anyway.
 type debugLog struct {
 	serial   []uint64 // frame that owns each region now
 	previous []uint64 // frame that owned it before
 	used     []int    // bytes the region's last ended frame wrote: what begin scribbles
-	records  [][]debugRecord
 	region   int
-	overflow bool
 }
 
 func newDebugLog(regions int) *debugLog {
-	d := &debugLog{
+	return &debugLog{
 		serial:   make([]uint64, regions),
 		previous: make([]uint64, regions),
 		used:     make([]int, regions),
-		records:  make([][]debugRecord, regions),
 	}
-	for i := range d.records {
-		d.records[i] = make([]debugRecord, 0, debugRecords)
-	}
-	return d
 }
 
 func (d *debugLog) begin(region int, serial uint64) {
 	d.region = region
 	d.previous[region], d.serial[region] = d.serial[region], serial
-	d.records[region] = d.records[region][:0]
-	d.overflow = false
-}
-
-func (d *debugLog) record(start, end int) {
-	r := d.records[d.region]
-	if len(r) == cap(r) {
-		d.overflow = true
-		return
-	}
-	d.records[d.region] = append(r, debugRecord{start, end})
 }
 
 func scribble(b []byte) {
@@ -64,9 +40,11 @@ func scribble(b []byte) {
 }
 
 // ViewSerial returns the serial of the frame whose allocation view lies
-// in, from the debug log. It returns ErrUnknownView when debug mode is off,
-// when view is not memory of this arena, or when the view lies in the open
-// frame's region but in no allocation recorded there.
+// in, from the debug log. It returns ErrUnknownView when debug mode is off
+// or when view is not memory of this arena. A view in the open frame's
+// region counts as the open frame's when it lies within what the frame has
+// allocated so far (alignment padding included), and as the previous
+// owner's beyond it.
 func (a *Arena) ViewSerial(view []byte) (uint64, error) {
 	region, off, err := a.locate(view)
 	if err != nil {
@@ -76,28 +54,24 @@ func (a *Arena) ViewSerial(view []byte) (uint64, error) {
 	if a.set.serial == 0 || region != d.region {
 		return d.serial[region], nil
 	}
-	for _, r := range d.records[region] {
-		if off >= r.start && off+len(view) <= r.end {
-			return d.serial[region], nil
-		}
+	if off+len(view) <= a.next {
+		return d.serial[region], nil
 	}
-	if d.overflow {
-		return 0, fmt.Errorf("%w: debug log of arena %q overflowed (%d allocations)", ErrUnknownView, a.name, debugRecords)
-	}
-	// In the open region but in nothing allocated this frame: it was
+	// In the open region but past what this frame allocated: it was
 	// allocated when the region last belonged to an earlier frame.
 	return d.previous[region], nil
 }
 
 // CheckView reports whether view may be written now: it returns nil if
-// view lies inside an allocation of the open frame, and an error matching
-// ErrStaleView, naming the frame the view came from, if it was allocated in
-// an earlier frame. It needs debug mode (SetDesc.Debug or the
+// view lies inside what the open frame allocated, and an error matching
+// ErrStaleView, naming the frame the view came from, if it was allocated
+// in an earlier frame. It needs debug mode (SetDesc.Debug or the
 // steadyframe_debug tag) and returns ErrUnknownView without it.
 //
-// A view kept for exactly a multiple of InFlight frames that lines up with
-// an allocation of the open frame cannot be told apart from it by address;
-// the scribble makes such a view read Scribble bytes until it is rewritten.
+// A view kept for exactly a multiple of InFlight frames that lies within
+// what the open frame has allocated cannot be told apart from it by
+// address; the scribble makes such a view read Scribble bytes until it is
+// rewritten.
 func (a *Arena) CheckView(view []byte) error {
 	serial, err := a.ViewSerial(view)
 	if err != nil {

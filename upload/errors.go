@@ -19,12 +19,13 @@ var (
 	// power of two in [1, MaxAlign], and by NewSet for a bad backend
 	// alignment.
 	ErrInvalidAlign = errors.New("upload: invalid alignment")
-	// ErrNoFrame is returned by Alloc outside BeginFrame/EndFrame.
+	// ErrNoFrame is returned by Alloc between frames: outside the frame
+	// clock's BeginFrame and EndFrame.
 	ErrNoFrame = errors.New("upload: no frame open")
-	// ErrFrameOrder is returned by BeginFrame while a frame is open, by
-	// EndFrame while none is, and when a shared lifetime.Frames is not in
-	// step with the Set.
-	ErrFrameOrder = errors.New("upload: frame begin/end out of order")
+	// ErrInFlight is returned by Set.Close while a frame that may read the
+	// Set's buffer is open or not yet complete on the device; the Set
+	// stays usable. Drain the frame clock first.
+	ErrInFlight = errors.New("upload: frames in flight")
 	// ErrInvalidConfig is returned by NewSet given impossible settings.
 	ErrInvalidConfig = errors.New("upload: invalid configuration")
 	// ErrClosed is returned by every call after Set.Close.
@@ -37,22 +38,80 @@ var (
 	ErrUnknownView = errors.New("upload: view unknown to this arena")
 )
 
-// fullError reports ErrArenaFull without allocating: each Arena keeps one
-// and Alloc fills it in on failure. An overflowing particle system may fail
-// hundreds of times a frame, and the failure path must not turn into the
-// allocation it exists to prevent. The value is overwritten by the arena's
-// next failure, so read it before the next Alloc.
-type fullError struct {
-	arena           string
-	size, align     int
-	used, capacity  int
-	serial          uint64
-	failuresInFrame int
+// refusal is an Arena's error for every refused Alloc, made once with the
+// arena. Alloc only records the request and counts it, which keeps it
+// inlinable and allocation-free: an overflowing particle system may be
+// refused hundreds of times a frame, and the refusal must not become the
+// allocation it exists to prevent. What the refusal was (ErrArenaFull,
+// ErrInvalidSize, ...) and its message are worked out from the arena when
+// the error is read. The arena settles its latest refusal at each frame
+// boundary and at Close, so an error read after its frame ended still
+// describes that frame; within a frame, read it before the next Alloc,
+// or the bytes used it quotes include what was granted since.
+type refusal struct {
+	a       *Arena
+	settled uint64 // the arena's refused count when frozen was taken
+	frozen  refusalState
 }
 
-func (e *fullError) Error() string {
-	return fmt.Sprintf("upload: arena full: %q frame %d: %d bytes (align %d) requested, %d of %d used (%d failures this frame)",
-		e.arena, e.serial, e.size, e.align, e.used, e.capacity, e.failuresInFrame)
+// refusalState is one refusal, classified.
+type refusalState struct {
+	kind        error
+	size, align int
+	used        int
+	serial      uint64
+	inFrame     uint64 // refusals in the frame so far, this one included
 }
 
-func (e *fullError) Unwrap() error { return ErrArenaFull }
+// settle freezes the latest refusal if it happened since the last freeze.
+func (e *refusal) settle() {
+	if e.a.refused != e.settled {
+		e.frozen, e.settled = e.a.classify(), e.a.refused
+	}
+}
+
+func (e *refusal) state() refusalState {
+	if e.a.refused == e.settled {
+		return e.frozen
+	}
+	return e.a.classify()
+}
+
+// classify says what the arena's latest refusal was, in the order a
+// caller fixes them: no frame, then the request, then the room.
+func (a *Arena) classify() refusalState {
+	s := refusalState{size: a.size, align: a.align, used: a.next - a.start, serial: a.set.serial,
+		inFrame: a.refused - a.refusedOpen}
+	switch {
+	case a.set.closed:
+		s.kind = ErrClosed
+	case a.limit == 0:
+		s.kind = ErrNoFrame
+	case a.size < 1 || a.size > a.capacity:
+		s.kind = ErrInvalidSize
+	case !validAlign(a.align):
+		s.kind = ErrInvalidAlign
+	default:
+		s.kind = ErrArenaFull
+	}
+	return s
+}
+
+func (e *refusal) Error() string {
+	s, a := e.state(), e.a
+	switch s.kind {
+	case ErrClosed:
+		return fmt.Sprintf("%v: Alloc on arena %q", s.kind, a.name)
+	case ErrNoFrame:
+		return fmt.Sprintf("%v: Alloc on arena %q (Alloc between the frame clock's BeginFrame and EndFrame)", s.kind, a.name)
+	case ErrInvalidSize:
+		return fmt.Sprintf("%v: %d bytes from arena %q (want 1..%d)", s.kind, s.size, a.name, a.capacity)
+	case ErrInvalidAlign:
+		return fmt.Sprintf("%v: %d for arena %q (want a power of two up to %d)", s.kind, s.align, a.name, MaxAlign)
+	}
+	return fmt.Sprintf("%v: %q frame %d: %d bytes (align %d) requested, %d of %d used (%d failures this frame)",
+		s.kind, a.name, s.serial, s.size, s.align, s.used, a.capacity, s.inFrame)
+}
+
+// Unwrap returns the sentinel the refusal matches.
+func (e *refusal) Unwrap() error { return e.state().kind }

@@ -11,21 +11,21 @@ import (
 	"github.com/steadyframe/steadyframe/upload"
 )
 
-// sharedClock returns a Frames with manual CPU fences: a "GPU" that only
+// slowClock returns a clock with manual CPU fences: a "GPU" that only
 // finishes a frame when the test says so.
-func sharedClock(t *testing.T, timeout time.Duration) (*frame.Clock, []*frame.CPUFence) {
+func slowClock(t *testing.T, inFlight int, timeout time.Duration) (*frame.Clock, []*frame.CPUFence) {
 	t.Helper()
 	var fences []*frame.CPUFence
-	f, err := frame.NewClock(frame.ClockDesc{Timeout: timeout, NewFence: func() (frame.Fence, error) {
-		c := frame.NewCPUFence(true)
-		fences = append(fences, c)
-		return c, nil
+	c, err := frame.NewClock(frame.ClockDesc{InFlight: inFlight, Timeout: timeout, NewFence: func() (frame.Fence, error) {
+		f := frame.NewCPUFence(true)
+		fences = append(fences, f)
+		return f, nil
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = f.Close() })
-	return f, fences
+	t.Cleanup(func() { _ = c.Close() })
+	return c, fences
 }
 
 func completeAll(fences []*frame.CPUFence) {
@@ -35,138 +35,126 @@ func completeAll(fences []*frame.CPUFence) {
 }
 
 // A region is reused only after the fence of the frame that wrote it: the
-// fourth frame must not begin while frame 1 is still on the "GPU".
-func TestBeginFrameWaitsForTheRegionItReuses(t *testing.T) {
-	frames, fences := sharedClock(t, 30*time.Millisecond)
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}, Frames: frames})
-	for i := 0; i < 3; i++ {
-		if _, err := frames.BeginFrame(); err != nil {
-			t.Fatal(err)
-		}
-		begin(t, s)
-		end(t, s)
-		if err := frames.EndFrame(); err != nil {
-			t.Fatal(err)
-		}
+// clock refuses frame 3 while frame 1 is still on the "GPU", the arenas
+// stay closed, and once the fence signals frame 3 writes frame 1's region.
+func TestFrameStartWaitsForTheRegionItReuses(t *testing.T) {
+	clock, fences := slowClock(t, 2, 10*time.Millisecond)
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}, Clock: clock})
+	a := r.set.Arena(0)
+	for i := 0; i < 2; i++ {
+		r.begin()
+		_, v, _ := a.Alloc(8, 8)
+		v[0] = byte(i + 1)
+		r.end()
 	}
-	if _, err := frames.BeginFrame(); !errors.Is(err, frame.ErrFenceTimeout) {
-		t.Fatalf("frame 4 began while frame 1 was in flight: %v", err)
+	_, err := clock.BeginFrame()
+	if !errors.Is(err, frame.ErrFenceTimeout) || !strings.Contains(err.Error(), "frame 1") {
+		t.Fatalf("frame 3 with frame 1 unfinished: %v, want ErrFenceTimeout naming frame 1", err)
 	}
-	if _, err := s.BeginFrame(); !errors.Is(err, upload.ErrFrameOrder) {
-		t.Fatalf("Set.BeginFrame without an open shared frame: %v, want ErrFrameOrder", err)
+	if _, _, err := a.Alloc(8, 8); !errors.Is(err, upload.ErrNoFrame) {
+		t.Fatalf("Alloc after a failed BeginFrame: %v, want ErrNoFrame", err)
 	}
-	// The GPU finishes frame 1 a little later, while BeginFrame waits.
-	go func() {
-		time.Sleep(5 * time.Millisecond)
-		completeAll(fences)
-	}()
-	frames2, err := frames.BeginFrame()
+	if r.set.Serial() != 0 {
+		t.Errorf("Serial %d between frames, want 0", r.set.Serial())
+	}
+	completeAll(fences)
+	if got := r.begin(); got != 3 {
+		t.Fatalf("began frame %d, want 3", got)
+	}
+	off, _, err := a.Alloc(8, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := begin(t, s); got != frames2 || got != 4 {
-		t.Fatalf("Set began frame %d, clock frame %d; want 4", got, frames2)
+	if want := clock.Slot(1) * 256; off != want {
+		t.Errorf("frame 3 allocated at %d, want frame 1's region at %d", off, want)
 	}
-	if _, err := s.BeginFrame(); !errors.Is(err, upload.ErrFrameOrder) {
-		t.Errorf("same frame begun twice: %v", err)
+	r.end()
+	// The timed-out wait counts; the fence that had signalled by the next
+	// BeginFrame is reused without blocking and does not.
+	if st := a.Stats(); st.FenceWaits != 1 || st.WaitTime < 10*time.Millisecond {
+		t.Errorf("fence waits %d (%v), want 1 of at least 10ms (the timeout)", st.FenceWaits, st.WaitTime)
 	}
-	end(t, s)
-	if err := frames.EndFrame(); err != nil {
-		t.Fatal(err)
-	}
-	// The timed-out wait alone blocked 30ms; the second wait counts too
-	// unless the scheduler ran the completing goroutine first.
-	st := s.Arena(0).Stats()
-	if st.FenceWaits < 1 || st.FenceWaits > 2 || st.WaitTime < 30*time.Millisecond {
-		t.Errorf("fence waits %d, wait time %v; want 1 or 2 waits and at least 30ms", st.FenceWaits, st.WaitTime)
-	}
-	if s.Stats().FenceWaits != st.FenceWaits {
+	if r.set.Stats().FenceWaits != a.Stats().FenceWaits {
 		t.Error("Set and arena disagree on fence waits")
 	}
+	completeAll(fences)
 }
 
-// A shared clock that ran ahead of its fences must not let the Set write
-// a region still in flight: that is the hazard, and BeginFrame refuses it.
-func TestSharedClockOutOfStepIsRefused(t *testing.T) {
-	frames, fences := sharedClock(t, time.Millisecond)
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}, Frames: frames})
-	if _, err := frames.BeginFrame(); err != nil {
-		t.Fatal(err)
-	}
-	begin(t, s)
-	end(t, s)
-	if err := frames.EndFrame(); err != nil {
-		t.Fatal(err)
-	}
-	// Skipping Set.BeginFrame for a frame is allowed; its region stays idle.
-	for i := 0; i < 2; i++ {
-		if _, err := frames.BeginFrame(); err != nil {
-			t.Fatal(err)
-		}
-		if err := frames.EndFrame(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := frames.BeginFrame(); err == nil {
-		t.Fatal("clock began frame 4 with frame 1 in flight")
-	}
-	// The Set must not follow the clock into a frame it refused: frame 1's
-	// region is still on the "GPU".
-	if _, err := s.BeginFrame(); !errors.Is(err, upload.ErrFrameOrder) {
-		t.Fatalf("Set.BeginFrame after the clock refused frame 4: %v, want ErrFrameOrder", err)
-	}
-	if _, _, err := s.Arena(0).Alloc(8, 1); !errors.Is(err, upload.ErrNoFrame) {
-		t.Fatalf("Alloc with no frame open: %v, want ErrNoFrame", err)
-	}
-	if s.Serial() != 0 {
-		t.Errorf("Serial %d between frames, want 0", s.Serial())
-	}
-	// Once the GPU catches up, frame 4 reuses frame 1's region.
-	completeAll(fences)
-	if _, err := frames.BeginFrame(); err != nil {
-		t.Fatal(err)
-	}
-	if got := begin(t, s); got != 4 {
-		t.Fatalf("Set began frame %d, want 4", got)
-	}
-	off, _, err := s.Arena(0).Alloc(8, 1)
+// closeCounter is a CPU backend that counts Close, the call that unmaps
+// the buffer the device reads.
+type closeCounter struct {
+	*upload.CPUBackend
+	closes int
+}
+
+func (b *closeCounter) Close() error {
+	b.closes++
+	return b.CPUBackend.Close()
+}
+
+// Deleting the buffer while a frame that may read it is in flight cannot
+// be done through the API: with fences that never complete, Close refuses
+// and the buffer stays mapped, the clock refuses to close under the Set,
+// and once the device finishes the same Close succeeds.
+func TestCloseRefusesWhileFramesInFlight(t *testing.T) {
+	clock, fences := slowClock(t, 3, time.Millisecond)
+	b := &closeCounter{CPUBackend: upload.NewCPUBackend(upload.CPUBackendDesc{})}
+	s, err := upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}, Clock: clock, Backend: b})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := frames.Slot(1) * 256; off != want {
-		t.Errorf("frame 4 allocated at %d, want frame 1's region at %d", off, want)
+	for i := 0; i < 2; i++ {
+		if _, err := clock.BeginFrame(); err != nil {
+			t.Fatal(err)
+		}
+		_, v, _ := s.Arena(0).Alloc(8, 1)
+		v[0] = 1
+		if err := clock.EndFrame(); err != nil {
+			t.Fatal(err)
+		}
 	}
-	end(t, s)
-	if err := frames.EndFrame(); err != nil {
+	err = s.Close()
+	if !errors.Is(err, upload.ErrInFlight) || !strings.Contains(err.Error(), "frame 2 may still read") {
+		t.Fatalf("Close with frames 1 and 2 in flight: %v, want ErrInFlight naming frame 2", err)
+	}
+	if err := clock.Drain(); !errors.Is(err, frame.ErrFenceTimeout) {
+		t.Fatalf("Drain of fences that never complete: %v", err)
+	}
+	if err := s.Close(); !errors.Is(err, upload.ErrInFlight) {
+		t.Fatalf("Close after a failed Drain: %v, want ErrInFlight", err)
+	}
+	if b.closes != 0 {
+		t.Fatalf("the buffer was unmapped %d times while frames could read it", b.closes)
+	}
+	if err := clock.Close(); !errors.Is(err, frame.ErrFollowed) {
+		t.Fatalf("closing the clock under the Set: %v, want ErrFollowed", err)
+	}
+	// The Set still works: the refusals changed nothing.
+	if _, err := clock.BeginFrame(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// The Set that owns its clock fences with its backend; with manual
-// fences it cannot outrun the simulated GPU by more than InFlight frames.
-func TestOwnedClockUsesBackendFences(t *testing.T) {
-	b := upload.NewCPUBackend(upload.CPUBackendDesc{ManualFences: true, Alignment: 64})
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}, Backend: b, InFlight: 2})
-	if s.Stats().InFlight != 2 || s.Stats().Reserved != 128 {
-		t.Fatalf("stats %+v, want 2 frames of 64 bytes", s.Stats())
+	if _, _, err := s.Arena(0).Alloc(8, 1); err != nil {
+		t.Fatalf("Alloc after refused Closes: %v", err)
 	}
-	for i := 0; i < 10; i++ {
-		if i >= 2 {
-			b.CompleteAll()
-		}
-		begin(t, s)
-		end(t, s)
+	if err := clock.EndFrame(); err != nil {
+		t.Fatal(err)
 	}
-	if s.Stats().Frames != 10 || s.Frames().Stats().Last != 10 {
-		t.Errorf("frames %d, clock at %d; want 10", s.Stats().Frames, s.Frames().Stats().Last)
+	completeAll(fences)
+	if err := clock.Drain(); err != nil {
+		t.Fatal(err)
 	}
-	b.CompleteAll()
+	if err := s.Close(); err != nil || b.closes != 1 {
+		t.Fatalf("Close after Drain: %v, %d unmaps; want nil and 1", err, b.closes)
+	}
+	if err := clock.Close(); err != nil {
+		t.Fatalf("closing the clock after the Set: %v", err)
+	}
 }
 
 func TestDebugScribblesRecycledRegionsAndCatchesStaleViews(t *testing.T) {
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 256}, {Name: "b", Size: 64}}, Debug: true})
-	a := s.Arena(0)
-	first := begin(t, s)
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 256}, {Name: "b", Size: 64}}, Debug: true})
+	s, a := r.set, r.set.Arena(0)
+	first := r.begin()
 	_, kept, err := a.Alloc(32, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -181,21 +169,21 @@ func TestDebugScribblesRecycledRegionsAndCatchesStaleViews(t *testing.T) {
 	if err := a.CheckView(kept[4:8]); err != nil {
 		t.Errorf("sub-slice of a fresh view: %v", err)
 	}
-	end(t, s)
+	r.end()
 	if err := a.CheckView(kept); !errors.Is(err, upload.ErrStaleView) {
 		t.Errorf("view used between frames: %v, want ErrStaleView", err)
 	}
 	// The next frame writes another region: the kept view is stale.
-	begin(t, s)
+	r.begin()
 	if err := a.CheckView(kept); !errors.Is(err, upload.ErrStaleView) {
 		t.Errorf("view from frame %d used in frame %d: %v, want ErrStaleView", first, s.Serial(), err)
 	}
-	end(t, s)
-	begin(t, s)
-	end(t, s)
+	r.end()
+	r.begin()
+	r.end()
 	// Frame 4 recycles frame 1's region: its bytes are scribbled, and the
 	// kept view is caught even before the new frame allocates anything.
-	begin(t, s)
+	r.begin()
 	if !bytes.Equal(kept, bytes.Repeat([]byte{upload.Scribble}, 32)) {
 		t.Errorf("recycled region not scribbled: % x", kept[:8])
 	}
@@ -205,9 +193,17 @@ func TestDebugScribblesRecycledRegionsAndCatchesStaleViews(t *testing.T) {
 	if got, _ := a.ViewSerial(kept); got != first {
 		t.Errorf("ViewSerial of the recycled view %d, want frame %d", got, first)
 	}
-	end(t, s)
+	// Once frame 4 has allocated over it, the kept view lies in what frame
+	// 4 owns: the address alone cannot tell them apart.
+	if _, _, err := a.Alloc(64, 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CheckView(kept); err != nil {
+		t.Errorf("a view within frame 4's allocations: %v", err)
+	}
+	r.end()
 	// Views that are not this arena's are unknown, not stale.
-	begin(t, s)
+	r.begin()
 	_, other, _ := s.Arena(1).Alloc(8, 1)
 	if err := a.CheckView(other); !errors.Is(err, upload.ErrUnknownView) {
 		t.Errorf("another arena's view: %v, want ErrUnknownView", err)
@@ -215,14 +211,14 @@ func TestDebugScribblesRecycledRegionsAndCatchesStaleViews(t *testing.T) {
 	if err := a.CheckView(make([]byte, 8)); !errors.Is(err, upload.ErrUnknownView) {
 		t.Errorf("foreign memory: %v, want ErrUnknownView", err)
 	}
-	end(t, s)
+	r.end()
 }
 
 func TestCheckViewNeedsDebug(t *testing.T) {
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}})
-	begin(t, s)
-	_, v, _ := s.Arena(0).Alloc(8, 1)
-	err := s.Arena(0).CheckView(v)
+	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}})
+	r.begin()
+	_, v, _ := r.set.Arena(0).Alloc(8, 1)
+	err := r.set.Arena(0).CheckView(v)
 	if upload.DebugBuild {
 		if err != nil {
 			t.Errorf("debug build: fresh view: %v", err)
@@ -230,39 +226,5 @@ func TestCheckViewNeedsDebug(t *testing.T) {
 	} else if !errors.Is(err, upload.ErrUnknownView) {
 		t.Errorf("CheckView without debug: %v, want ErrUnknownView", err)
 	}
-	end(t, s)
-}
-
-// With its own clock the Set's BeginFrame is the wait: a region whose
-// frame the "GPU" has not finished is not reused, the Set stays between
-// frames, and it proceeds once the fence signals.
-func TestOwnedBeginFrameWaitsForTheFence(t *testing.T) {
-	b := upload.NewCPUBackend(upload.CPUBackendDesc{ManualFences: true})
-	s := newSet(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "a", Size: 64}}, Backend: b,
-		InFlight: 2, Timeout: 10 * time.Millisecond})
-	a := s.Arena(0)
-	for i := 0; i < 2; i++ {
-		begin(t, s)
-		_, v, _ := a.Alloc(8, 8)
-		v[0] = byte(i + 1)
-		end(t, s)
-	}
-	_, err := s.BeginFrame()
-	if !errors.Is(err, frame.ErrFenceTimeout) || !strings.Contains(err.Error(), "frame 1") {
-		t.Fatalf("frame 3 with frame 1 unfinished: %v, want ErrFenceTimeout naming frame 1", err)
-	}
-	if _, _, err := a.Alloc(8, 8); !errors.Is(err, upload.ErrNoFrame) {
-		t.Fatalf("Alloc after a failed BeginFrame: %v, want ErrNoFrame", err)
-	}
-	b.CompleteAll()
-	if got := begin(t, s); got != 3 {
-		t.Fatalf("began frame %d, want 3", got)
-	}
-	end(t, s)
-	// The timed-out wait counts; the fence that had signalled by the next
-	// BeginFrame is reused without blocking and does not.
-	if st := a.Stats(); st.FenceWaits != 1 {
-		t.Errorf("fence waits %d, want 1 (the timeout)", st.FenceWaits)
-	}
-	b.CompleteAll()
+	r.end()
 }

@@ -15,8 +15,11 @@ import (
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/quads"
 	"github.com/steadyframe/steadyframe/internal/quads/quadgl"
+	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/sprites"
 	"github.com/steadyframe/steadyframe/internal/xvfb"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -31,6 +34,7 @@ type demo struct {
 	xv     *xvfb.Server // started when there was no DISPLAY; nil otherwise
 	ctx    *glctx.Context
 	win    *glfw.Window
+	clock  *frame.Clock // drives set and mgr: a frame opens and closes on it alone
 	set    *upload.Set
 	mgr    *gltex.Manager
 	qr     *quadgl.Renderer
@@ -78,11 +82,14 @@ func newDemo(o options, logger *slog.Logger) (*demo, error) {
 	}
 	d.win = d.ctx.Window()
 	logger.Info("demo: OpenGL", "context", d.ctx.Info().String())
+	if d.clock, err = frame.NewClock(frame.ClockDesc{NewFence: glfence.New}); err != nil {
+		return nil, err
+	}
 	backend, err := glbuf.New()
 	if err != nil {
 		return nil, err
 	}
-	if d.set, err = upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas(), Backend: backend}); err != nil {
+	if d.set, err = upload.NewSet(upload.SetDesc{Arenas: scene.Arenas(), Backend: backend, Clock: d.clock}); err != nil {
 		_ = backend.Close()
 		return nil, err
 	}
@@ -90,8 +97,8 @@ func newDemo(o options, logger *slog.Logger) (*demo, error) {
 	// Texture pixels are staged through the renderer arena (a pixel unpack
 	// buffer, fenced with the frame).
 	if d.mgr, err = gltex.New(gltex.Desc{
-		Heap:          descriptors.HeapDesc{Logger: logger, LogInterval: 2 * time.Second},
-		Staging:       d.set.Arena(upload.StandardRenderer),
+		Heap:          descriptors.HeapDesc{Logger: logger, LogInterval: 2 * time.Second, Clock: d.clock},
+		Staging:       d.set.Arena(scene.ArenaRenderer),
 		StagingBuffer: d.buffer,
 	}); err != nil {
 		return nil, err
@@ -152,16 +159,14 @@ func (d *demo) loop() error {
 
 // step renders one frame.
 func (d *demo) step() error {
-	serial, err := d.set.BeginFrame()
-	if err != nil {
+	// The clock retires the textures of completed frames, then opens the
+	// arenas and the frame.
+	if _, err := d.clock.BeginFrame(); err != nil {
 		return err
 	}
 	d.frame++
-	d.mgr.Retire(d.set.Frames().Completed())
-	if err := d.mgr.BeginFrame(serial); err != nil {
-		return err
-	}
 	if d.tex == nil {
+		var err error
 		if d.tex, err = newTextureSet(d.mgr, d.fontScale()); err != nil {
 			return err
 		}
@@ -195,7 +200,7 @@ func (d *demo) step() error {
 	if d.opt.screenshot != "" && d.frame == uint64(d.opt.frames) {
 		d.capture()
 	}
-	if err := d.set.EndFrame(); err != nil {
+	if err := d.clock.EndFrame(); err != nil {
 		return err
 	}
 	d.win.SwapBuffers()
@@ -249,18 +254,18 @@ func (d *demo) draw() error {
 	gl.Viewport(0, 0, int32(w), int32(h))
 	gl.ClearColor(0.07, 0.08, 0.11, 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT)
-	off, err := d.begin(d.spriteQuads, upload.StandardSprites, d.sim.Len())
+	off, err := d.begin(d.spriteQuads, scene.ArenaSprites, d.sim.Len())
 	if err != nil {
 		return err
 	}
 	d.sim.Write(d.spriteQuads, d.spriteTex)
 	d.qr.Draw(d.buffer, off, d.spriteQuads.Runs(), w, h)
-	if off, err = d.begin(d.partQuads, upload.StandardParticles, d.parts.capacity()); err != nil {
+	if off, err = d.begin(d.partQuads, scene.ArenaParticles, d.parts.capacity()); err != nil {
 		return err
 	}
 	d.parts.write(d.partQuads, d.tex.name(d.tex.white))
 	d.qr.Draw(d.buffer, off, d.partQuads.Runs(), w, h)
-	if off, err = d.begin(d.panelQuads, upload.StandardRenderer, panelMaxQuads); err != nil {
+	if off, err = d.begin(d.panelQuads, scene.ArenaRenderer, panelMaxQuads); err != nil {
 		return err
 	}
 	d.panel.write(d.panelQuads, d)

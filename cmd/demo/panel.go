@@ -6,7 +6,7 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/internal/font"
 	"github.com/steadyframe/steadyframe/internal/quads"
-	"github.com/steadyframe/steadyframe/upload"
+	"github.com/steadyframe/steadyframe/internal/scene"
 )
 
 // Panel geometry, in framebuffer pixels from the top-left corner. The
@@ -59,7 +59,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 
 	// Background first, so everything else draws over it; its height is
 	// known from the line count.
-	lines := 6 + upload.StandardParticles + 1
+	lines := 6 + scene.ArenaCount
 	height := float32(panelPad*2) + p.lineH*float32(lines) + barH + 8 + float32(3*(8+4))
 	w.Fill(white, panelX, panelY, panelX+panelW, panelY+height, colPanel)
 
@@ -87,7 +87,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	p.text = strconv.AppendUint(p.text, t.recycled, 10)
 	p.draw(w, t, x, y, colDim)
 	y += p.lineH
-	for k := 0; k <= upload.StandardParticles; k++ {
+	for k := 0; k < scene.ArenaCount; k++ {
 		s := d.set.Arena(k).Stats()
 		p.text = append(p.text[:0], s.Name...)
 		p.text = append(p.text, ' ')

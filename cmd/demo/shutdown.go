@@ -67,21 +67,23 @@ func (d *demo) teardown() error {
 		}
 		return d.tex.release()
 	}))
-	must(td.Add("frames-drain", func() error { return d.set.Frames().Drain() }, "textures-free"))
-	must(td.Add("descriptors-retire", func() error {
-		d.mgr.Retire(d.set.Frames().Completed())
-		return d.mgr.Close()
-	}, "frames-drain"))
+	// Draining the clock deletes the freed textures; the Manager and the
+	// Set refuse to close before it, and the clock before them.
+	must(td.Add("frames-drain", d.clock.Drain, "textures-free"))
+	must(td.Add("descriptors-close", d.mgr.Close, "frames-drain"))
 	must(td.Add("upload-unmap", d.set.Close, "frames-drain"))
+	must(td.Add("frames-close", d.clock.Close, "descriptors-close", "upload-unmap"))
 	must(td.Add("gl-context", func() error {
 		d.qr.Release()
 		err := d.ctx.Close()
 		_ = d.xv.Stop()
 		return err
-	}, "descriptors-retire", "upload-unmap"))
+	}, "frames-close"))
 	must(td.Uses("voices-stopall", "sound-memory"))
-	must(td.Uses("frames-drain", "descriptors-retire"))
+	must(td.Uses("frames-drain", "descriptors-close"))
 	must(td.Uses("frames-drain", "upload-unmap"))
+	must(td.Uses("descriptors-close", "frames-close"))
+	must(td.Uses("upload-unmap", "frames-close"))
 	if graphErr != nil {
 		return graphErr
 	}
@@ -96,11 +98,17 @@ func (d *demo) release() {
 	if d.qr != nil {
 		d.qr.Release()
 	}
+	if d.clock != nil {
+		_ = d.clock.Drain()
+	}
 	if d.mgr != nil {
 		_ = d.mgr.Close()
 	}
 	if d.set != nil {
 		_ = d.set.Close()
+	}
+	if d.clock != nil {
+		_ = d.clock.Close()
 	}
 	if d.ctx != nil {
 		_ = d.ctx.Close()

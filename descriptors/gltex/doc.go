@@ -15,18 +15,27 @@
 // load time, raises the heap's capacity and the table together. Nothing
 // else in GL depends on the capacity, because shaders bind per draw.
 //
+// The Manager's heap follows the renderer's frame clock
+// (Desc.Heap.Clock, usually fenced with lifetime/glfence), which also
+// drives the staging upload Set: the renderer opens and closes each frame
+// on the clock alone.
+//
 // # Ownership
 //
 // A Manager, its Heap and its textures belong to the render goroutine with
 // the GL context current; none is safe for concurrent use. Other
-// goroutines send pixel data to that goroutine and receive Handles.
+// goroutines send pixel data to that goroutine and receive Handles. The
+// Manager owns its GL textures; the renderer owns the context, the clock
+// and the staging Set.
 //
 // # Lifetime
 //
-// A texture lives from Create until the Retire after its Free's frame has
-// completed; its Handle is valid from Create until Free. Pixels passed to
-// Create are copied before Create returns (into the staging arena, or by
-// the driver), so the caller may reuse them at once. Close the Manager
-// after freeing every texture, draining the frames and retiring; then
-// close the GL context.
+// A texture lives from Create until the clock reports complete the frame
+// that was newest when it was freed; glDeleteTextures runs inside that
+// clock call (BeginFrame, Poll or Drain). Its Handle is valid from Create
+// until Free. Pixels passed to Create are copied before Create returns
+// (into the staging arena, or by the driver), so the caller may reuse them
+// at once. Teardown: free every texture, Drain the clock, Close the
+// Manager (it refuses while textures are live or pending) and the staging
+// Set, Close the clock, then destroy the GL context.
 package gltex

@@ -1,50 +1,64 @@
 package gltex_test
 
 import (
+	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/glfw/v3.3/glfw"
+
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
-	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
 
-// How a GL renderer wires the pieces: one frame clock with GL fences
-// shared by the upload Set and the texture Manager, the Set's arena used
-// as the staging buffer for texture uploads. It needs a current GL
-// context (glctx.New on the render thread), so it has no output to check
-// here; the tests in this package run the same wiring under Xvfb.
+// How a GL renderer wires the pieces on the context it made (GLFW here,
+// on the main OS thread): one frame clock with GL fences, followed by the
+// upload Set, whose arena stages texture uploads, and by the texture
+// Manager. The frame is opened and closed on the clock only; the texture
+// freed in it is deleted once the clock has seen that frame's fence. It
+// needs a display, so it has no output to check here; the tests in this
+// package run the same wiring under Xvfb.
 func Example() {
-	ctx, err := glctx.New(glctx.Desc{})
-	if err != nil {
+	if err := glfw.Init(); err != nil {
 		return // no display
 	}
-	defer ctx.Close()
-	frames, _ := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
-	defer frames.Close()
+	defer glfw.Terminate()
+	glfw.WindowHint(glfw.ContextVersionMajor, 4)
+	glfw.WindowHint(glfw.ContextVersionMinor, 5)
+	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
+	glfw.WindowHint(glfw.Visible, glfw.False)
+	win, err := glfw.CreateWindow(64, 64, "textures", nil, nil)
+	if err != nil {
+		return
+	}
+	defer win.Destroy()
+	win.MakeContextCurrent()
+	if err := gl.Init(); err != nil {
+		return
+	}
+
+	clock, _ := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
 	buf, _ := glbuf.New()
-	set, _ := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas(), Backend: buf, Frames: frames})
-	defer set.Close()
+	set, _ := upload.NewSet(upload.SetDesc{Clock: clock, Backend: buf,
+		Arenas: []upload.ArenaDesc{{Name: "staging", Size: 4 << 20}}})
 	textures, _ := gltex.New(gltex.Desc{
-		Heap:    descriptors.HeapDesc{Capacity: 1024},
-		Staging: set.Arena(upload.StandardRenderer), StagingBuffer: buf.Buffer(),
+		Heap:    descriptors.HeapDesc{Clock: clock, Capacity: 1024},
+		Staging: set.Arena(0), StagingBuffer: buf.Buffer(),
 	})
-	defer textures.Close()
 
-	serial, _ := frames.BeginFrame()
-	_, _ = set.BeginFrame()
-	textures.Retire(frames.Completed())
-	_ = textures.BeginFrame(serial)
-
+	_, _ = clock.BeginFrame()
 	white := []byte{255, 255, 255, 255}
 	h, _ := textures.Create(1, 1, gltex.FormatRGBA8, white)
 	_ = textures.Bind(0, h) // the shader's sampler uses layout(binding = 0)
 	// ... draw ...
 	_ = textures.Free(h) // deleted once this frame has completed
+	_ = clock.EndFrame()
 
-	_ = set.EndFrame()
-	_ = frames.EndFrame()
-	_ = frames.Drain()
-	textures.Retire(frames.Completed())
+	// Teardown: the frames drain (the texture is deleted), then the
+	// managers close, then the clock, then the context.
+	_ = clock.Drain()
+	_ = textures.Close()
+	_ = set.Close()
+	_ = clock.Close()
 }

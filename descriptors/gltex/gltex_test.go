@@ -6,8 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"runtime"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
@@ -27,30 +29,31 @@ func init() { runtime.LockOSThread() }
 
 func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
 
-// renderer is the smallest GL renderer: one frame clock with GL fences, an
-// upload Set sharing it for staging, and a texture Manager.
+// renderer is the smallest GL renderer: one frame clock with GL fences
+// that the upload Set (staging) and the texture Manager follow.
 type renderer struct {
-	frames *frame.Clock
-	set    *upload.Set
-	tex    *gltex.Manager
+	clock *frame.Clock
+	set   *upload.Set
+	tex   *gltex.Manager
 }
 
 func newRenderer(staging bool) (*renderer, error) {
-	return newRendererWith(staging, descriptors.HeapDesc{})
+	return newRendererWith(staging, descriptors.HeapDesc{}, frame.ClockDesc{NewFence: glfence.New})
 }
 
-// newRendererWith is newRenderer with the heap configured by hd; a nil
-// Logger is replaced by one that discards.
-func newRendererWith(staging bool, hd descriptors.HeapDesc) (*renderer, error) {
+// newRendererWith is newRenderer with the heap configured by hd and the
+// clock by cd; a nil Logger is replaced by one that discards.
+func newRendererWith(staging bool, hd descriptors.HeapDesc, cd frame.ClockDesc) (*renderer, error) {
 	r := &renderer{}
 	var err error
-	r.frames, err = frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
+	r.clock, err = frame.NewClock(cd)
 	if err != nil {
 		return nil, err
 	}
 	if hd.Logger == nil {
 		hd.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	hd.Clock = r.clock
 	d := gltex.Desc{Heap: hd}
 	if staging {
 		b, err := glbuf.New()
@@ -58,7 +61,7 @@ func newRendererWith(staging bool, hd descriptors.HeapDesc) (*renderer, error) {
 			return nil, err
 		}
 		r.set, err = upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "textures", Size: 1 << 20}},
-			Backend: b, Frames: r.frames})
+			Backend: b, Clock: r.clock})
 		if err != nil {
 			return nil, err
 		}
@@ -69,35 +72,13 @@ func newRendererWith(staging bool, hd descriptors.HeapDesc) (*renderer, error) {
 }
 
 func (r *renderer) begin() error {
-	serial, err := r.frames.BeginFrame()
-	if err != nil {
-		return err
-	}
-	if r.set != nil {
-		if _, err := r.set.BeginFrame(); err != nil {
-			return err
-		}
-	}
-	r.tex.Retire(r.frames.Completed())
-	return r.tex.BeginFrame(serial)
+	_, err := r.clock.BeginFrame()
+	return err
 }
 
-func (r *renderer) end() error {
-	if r.set != nil {
-		if err := r.set.EndFrame(); err != nil {
-			return err
-		}
-	}
-	return r.frames.EndFrame()
-}
+func (r *renderer) end() error { return r.clock.EndFrame() }
 
-func (r *renderer) drain() error {
-	if err := r.frames.Drain(); err != nil {
-		return err
-	}
-	r.tex.Retire(r.frames.Completed())
-	return nil
-}
+func (r *renderer) drain() error { return r.clock.Drain() }
 
 func (r *renderer) close() error {
 	if err := r.drain(); err != nil {
@@ -111,7 +92,7 @@ func (r *renderer) close() error {
 			return err
 		}
 	}
-	return r.frames.Close()
+	return r.clock.Close()
 }
 
 func solid(w, h int, c [4]byte) []byte {
@@ -215,10 +196,18 @@ func TestCreateRejectsBadInputAndTakesNothing(t *testing.T) {
 }
 
 // Freeing a texture must not delete it while a frame that may sample it
-// is in flight; it is deleted at the slot's retirement.
+// is in flight: with fences that do not complete, the GL texture survives
+// every later frame, Poll and a timed-out Drain, the Manager refuses to
+// close, and the texture is deleted exactly when its frame completes.
 func TestFreeDefersDeleteToRetirement(t *testing.T) {
 	gltest.Run(t, func(*glctx.Context) error {
-		r, err := newRenderer(true)
+		var gpu []*frame.CPUFence
+		r, err := newRendererWith(true, descriptors.HeapDesc{}, frame.ClockDesc{InFlight: 8, Timeout: 10 * time.Millisecond,
+			NewFence: func() (frame.Fence, error) {
+				f := frame.NewCPUFence(true)
+				gpu = append(gpu, f)
+				return f, nil
+			}})
 		if err != nil {
 			return err
 		}
@@ -245,23 +234,38 @@ func TestFreeDefersDeleteToRetirement(t *testing.T) {
 		if err := r.end(); err != nil {
 			return err
 		}
-		// Frame 1 is submitted but nobody has waited for it: Completed
-		// is still 0, so retiring now must keep the texture.
-		if c := r.frames.Completed(); c >= 1 {
-			t.Fatalf("frame 1 counted complete (%d) without a wait", c)
+		held := func(when string) {
+			if !gl.IsTexture(name) || r.tex.Stats().Deleted != 0 {
+				t.Errorf("%s: texture deleted while frame 1 is in flight", when)
+			}
+			if err := r.tex.Close(); !errors.Is(err, descriptors.ErrInUse) {
+				t.Errorf("%s: Close over a texture in flight: %v, want ErrInUse", when, err)
+			}
 		}
-		r.tex.Retire(r.frames.Completed())
-		if !gl.IsTexture(name) {
-			t.Error("texture deleted before its frame completed")
+		for i := 0; i < 5; i++ {
+			if err := r.begin(); err != nil {
+				return err
+			}
+			r.clock.Poll()
+			if err := r.end(); err != nil {
+				return err
+			}
+			held("a later frame")
 		}
-		if err := r.drain(); err != nil {
-			return err
+		if err := r.drain(); !errors.Is(err, frame.ErrFenceTimeout) {
+			t.Errorf("Drain over fences that never complete: %v", err)
 		}
+		held("a timed-out Drain")
+		gpu[r.clock.Slot(1)].Complete() // the GPU finishes frame 1, and only it
+		r.clock.Poll()
 		if gl.IsTexture(name) {
-			t.Error("texture not deleted after its slot retired")
+			t.Error("texture not deleted once frame 1 completed")
 		}
 		if st := r.tex.Stats(); st.Deleted != 1 || st.Textures != 0 {
 			t.Errorf("stats %+v", st)
+		}
+		for _, f := range gpu {
+			f.Complete()
 		}
 		return r.close()
 	})
@@ -336,4 +340,20 @@ func TestBindReachesTheSlotFromAShader(t *testing.T) {
 		}
 		return r.close()
 	})
+}
+
+// No Manager method takes a frame serial: the Manager learns of frames
+// from the clock its heap follows, so a renderer cannot hand it the wrong
+// one (it once had BeginFrame(serial) and Retire(completed), and passing
+// the open frame's serial to Retire deleted textures still in flight).
+func TestNoMethodTakesAFrameSerial(t *testing.T) {
+	typ := reflect.TypeOf(&gltex.Manager{})
+	for i := 0; i < typ.NumMethod(); i++ {
+		m := typ.Method(i)
+		for a := 1; a < m.Type.NumIn(); a++ {
+			if m.Type.In(a) == reflect.TypeOf(uint64(0)) {
+				t.Errorf("%v.%s takes a %v: a frame serial the caller could get wrong", typ, m.Name, m.Type.In(a))
+			}
+		}
+	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/gltest"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
 )
 
 // readRGBA reads back a 2×2 RGBA8 texture.
@@ -26,7 +28,7 @@ func readRGBA(name uint32) []byte {
 // its slot then reused first.
 func TestGrowCreatesTexturesInNewSlots(t *testing.T) {
 	gltest.Run(t, func(*glctx.Context) error {
-		r, err := newRendererWith(true, descriptors.HeapDesc{Capacity: 4})
+		r, err := newRendererWith(true, descriptors.HeapDesc{Capacity: 4}, frame.ClockDesc{NewFence: glfence.New})
 		if err != nil {
 			return err
 		}

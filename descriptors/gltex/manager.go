@@ -41,12 +41,14 @@ func (f Format) gl() (internal, format uint32, bytes int, ok bool) {
 // Desc configures New, which reads it once on the render goroutine; the
 // Staging arena it names must belong to that goroutine too.
 type Desc struct {
-	// Heap configures the slot table; its Releaser is set by New.
+	// Heap configures the slot table; its Releaser is set by New. Its
+	// Clock is required: the frame clock whose frames sample the
+	// textures, and whose completed frames delete them.
 	Heap descriptors.HeapDesc
 	// Staging, if set, is the upload arena Create copies pixels into
 	// before the GL copy reads them as a pixel unpack buffer. Create uses
-	// it only inside an open frame of its Set and falls back to a direct
-	// upload when the arena is full.
+	// it only inside an open frame and falls back to a direct upload when
+	// the arena is full or no frame is open.
 	Staging *upload.Arena
 	// StagingBuffer is the GL buffer behind Staging (glbuf.Backend.Buffer).
 	StagingBuffer uint32
@@ -208,16 +210,10 @@ func (m *Manager) Bind(unit uint32, h descriptors.Handle) error {
 	return nil
 }
 
-// Free invalidates h now; the GL texture is deleted when its slot retires.
+// Free invalidates h now; the GL texture is deleted when its slot
+// retires, once the frame clock reports complete the frame that was its
+// newest when Free was called.
 func (m *Manager) Free(h descriptors.Handle) error { return m.heap.Free(h) }
-
-// BeginFrame forwards the frame serial to the heap (see
-// descriptors.Heap.BeginFrame).
-func (m *Manager) BeginFrame(serial uint64) error { return m.heap.BeginFrame(serial) }
-
-// Retire deletes the textures of slots whose frames have completed and
-// returns their slots to the free list. It returns how many retired.
-func (m *Manager) Retire(completed uint64) int { return m.heap.Retire(completed) }
 
 // Stats describes the manager's textures: a plain value, safe to hand to
 // any goroutine once Manager.Stats (on the render goroutine) has returned it.
@@ -237,5 +233,6 @@ func (m *Manager) Stats() Stats {
 }
 
 // Close closes the heap, which refuses (descriptors.ErrInUse) while
-// textures are live or pending: free them, drain and Retire first.
+// textures are live or pending: free them and Drain the clock first, so
+// every texture has been deleted. Close the Manager before the clock.
 func (m *Manager) Close() error { return m.heap.Close() }

@@ -7,6 +7,8 @@ import (
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/gltest"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -57,11 +59,20 @@ func benchUpload(b *testing.B, n int, persistent bool) {
 		if err != nil {
 			return err
 		}
-		set, err := upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "bench", Size: n}}, Backend: gb})
+		clock, err := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
 		if err != nil {
 			return err
 		}
-		defer set.Close()
+		set, err := upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "bench", Size: n}}, Backend: gb, Clock: clock})
+		if err != nil {
+			_ = clock.Close()
+			return err
+		}
+		defer func() {
+			_ = clock.Drain()
+			_ = set.Close()
+			_ = clock.Close()
+		}()
 		arena := set.Arena(0)
 		gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
 		defer gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
@@ -76,7 +87,7 @@ func benchUpload(b *testing.B, n int, persistent bool) {
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			if persistent {
-				if _, err := set.BeginFrame(); err != nil {
+				if _, err := clock.BeginFrame(); err != nil {
 					return err
 				}
 				off, view, err := arena.Alloc(n, gb.Alignment())
@@ -86,7 +97,7 @@ func benchUpload(b *testing.B, n int, persistent bool) {
 				copy(view, src)
 				gl.BindBufferRange(gl.SHADER_STORAGE_BUFFER, 0, gb.Buffer(), off, n)
 				gl.DrawArrays(gl.TRIANGLES, 0, 3)
-				if err := set.EndFrame(); err != nil {
+				if err := clock.EndFrame(); err != nil {
 					return err
 				}
 				continue

@@ -1,7 +1,8 @@
 // Package glbuf is upload's OpenGL backend: one buffer object made with
 // glNamedBufferStorage(MAP_WRITE | MAP_PERSISTENT | MAP_COHERENT), mapped
-// once with glMapNamedBufferRange for the buffer's whole life, and GL sync
-// object fences (lifetime/glfence).
+// once with glMapNamedBufferRange for the buffer's whole life. The frames
+// that write it are fenced by the frame clock the Set follows, with GL
+// sync objects: frame.NewClock(frame.ClockDesc{NewFence: glfence.New}).
 //
 // Coherent mapping means a CPU write is visible to commands issued after
 // it without glFlushMappedBufferRange or a client barrier; the fences are
@@ -16,6 +17,8 @@
 // # Lifetime
 //
 // upload.NewSet calls Map once; the mapping and the buffer name stay valid
-// until Set.Close calls Close, which unmaps and deletes the buffer. Close
-// the Set before destroying the context.
+// until Set.Close calls Close, which unmaps and deletes the buffer. Set.Close
+// refuses while a frame that may read the buffer is in flight, so the
+// order is: drain the clock, close the Set, close the clock, destroy the
+// context.
 package glbuf

@@ -7,8 +7,6 @@ import (
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/internal/glctx"
-	"github.com/steadyframe/steadyframe/lifetime/frame"
-	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
@@ -76,9 +74,6 @@ func (b *Backend) Map(size int) ([]byte, error) {
 	b.mem = unsafe.Slice((*byte)(p), size)
 	return b.mem, nil
 }
-
-// NewFence returns a GL sync object fence.
-func (b *Backend) NewFence() (frame.Fence, error) { return glfence.New() }
 
 // Buffer returns the GL buffer name to bind with the offsets Alloc
 // returns. It is 0 before Map and after Close.

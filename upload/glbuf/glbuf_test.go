@@ -9,6 +9,9 @@ import (
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/gltest"
+	"github.com/steadyframe/steadyframe/internal/testenv"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -19,7 +22,10 @@ func init() { runtime.LockOSThread() }
 
 func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
 
-func TestStandardSetOnGL(t *testing.T) {
+// layout is 9 MiB of arenas per frame: 27 MiB over three frames in flight.
+var layout = []upload.ArenaDesc{{Name: "renderer", Size: 4 << 20}, {Name: "sprites", Size: 4 << 20}, {Name: "particles", Size: 1 << 20}}
+
+func TestSetOnGL(t *testing.T) {
 	gltest.Run(t, func(c *glctx.Context) error {
 		b, err := glbuf.New()
 		if err != nil {
@@ -30,7 +36,12 @@ func TestStandardSetOnGL(t *testing.T) {
 		if b.Alignment() != want {
 			t.Errorf("alignment %d, want %d (%v)", b.Alignment(), want, info)
 		}
-		s, err := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas(), Backend: b})
+		clock, err := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
+		if err != nil {
+			return err
+		}
+		defer clock.Close()
+		s, err := upload.NewSet(upload.SetDesc{Arenas: layout, Backend: b, Clock: clock})
 		if err != nil {
 			return err
 		}
@@ -49,7 +60,7 @@ func TestStandardSetOnGL(t *testing.T) {
 			t.Errorf("storage flags 0x%x, want 0x%x", flags, wantFlags)
 		}
 		for f := 0; f < 10; f++ {
-			if _, err := s.BeginFrame(); err != nil {
+			if _, err := clock.BeginFrame(); err != nil {
 				return err
 			}
 			for i := 0; i < s.Len(); i++ {
@@ -62,9 +73,12 @@ func TestStandardSetOnGL(t *testing.T) {
 				}
 				view[0] = byte(f)
 			}
-			if err := s.EndFrame(); err != nil {
+			if err := clock.EndFrame(); err != nil {
 				return err
 			}
+		}
+		if err := clock.Drain(); err != nil {
+			return err
 		}
 		if err := s.Close(); err != nil {
 			return err
@@ -85,40 +99,40 @@ func TestStandardSetOnGL(t *testing.T) {
 // Steady GL frames must not allocate: the fence, the wait and the bump are
 // all allocation-free.
 func TestGLFramesDoNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates; allocation counts are checked without -race")
-	}
+	testenv.SkipUnderRace(t)
 	gltest.Run(t, func(*glctx.Context) error {
 		b, err := glbuf.New()
 		if err != nil {
 			return err
 		}
-		s, err := upload.NewSet(upload.SetDesc{Arenas: upload.StandardArenas(), Backend: b})
+		clock, err := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
 		if err != nil {
 			return err
 		}
-		defer s.Close()
-		a := s.Arena(upload.StandardRenderer)
+		defer clock.Close()
+		s, err := upload.NewSet(upload.SetDesc{Arenas: layout, Backend: b, Clock: clock})
+		if err != nil {
+			return err
+		}
+		defer func() {
+			_ = clock.Drain()
+			_ = s.Close()
+		}()
+		a := s.Arena(0)
 		var failed error
-		n := testing.AllocsPerRun(200, func() {
-			if _, err := s.BeginFrame(); err != nil {
+		testenv.NoAllocs(t, "a GL frame", 200, func() {
+			if _, err := clock.BeginFrame(); err != nil {
 				failed = err
 				return
 			}
 			if _, v, err := a.Alloc(1024, 64); err == nil {
 				v[0] = 1
 			}
-			if err := s.EndFrame(); err != nil {
+			if err := clock.EndFrame(); err != nil {
 				failed = err
 			}
 		})
-		if failed != nil {
-			return failed
-		}
-		if n != 0 {
-			t.Errorf("%v allocations per GL frame, want 0", n)
-		}
-		return nil
+		return failed
 	})
 }
 

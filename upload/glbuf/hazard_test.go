@@ -10,6 +10,7 @@ import (
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/gltest"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -62,12 +63,6 @@ const (
 
 func (m hazardMode) String() string { return [...]string{"fenced", "unfenced", "overwrite"}[m] }
 
-// noFences is the GL backend with its fences swapped for ones that never
-// wait: fencing disabled.
-type noFences struct{ *glbuf.Backend }
-
-func (noFences) NewFence() (frame.Fence, error) { return frame.NewCPUFence(false), nil }
-
 type hazardResult struct {
 	frames, mismatched, wrongValues int
 	firstBad                        string
@@ -103,15 +98,26 @@ func runHazard(mode hazardMode) (hazardResult, error) {
 	if err != nil {
 		return res, err
 	}
-	var backend upload.Backend = gb
-	if mode != fenced {
-		backend = noFences{gb}
+	// Fencing disabled is a clock of CPU fences: they complete the moment
+	// they are signalled, whatever the GPU is doing.
+	var cd frame.ClockDesc
+	if mode == fenced {
+		cd.NewFence = glfence.New
 	}
-	set, err := upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "hazard", Size: 4096}}, Backend: backend})
+	clock, err := frame.NewClock(cd)
 	if err != nil {
 		return res, err
 	}
-	defer set.Close()
+	set, err := upload.NewSet(upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "hazard", Size: 4096}}, Backend: gb, Clock: clock})
+	if err != nil {
+		_ = clock.Close()
+		return res, err
+	}
+	defer func() {
+		_ = clock.Drain()
+		_ = set.Close()
+		_ = clock.Close()
+	}()
 	arena := set.Arena(0)
 
 	gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
@@ -121,7 +127,7 @@ func runHazard(mode hazardMode) (hazardResult, error) {
 	gl.BindVertexArray(vao)
 	gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, 1, out)
 	for frame := 0; frame < hazardFrames; frame++ {
-		if _, err := set.BeginFrame(); err != nil {
+		if _, err := clock.BeginFrame(); err != nil {
 			return res, err
 		}
 		off, view, err := arena.Alloc(hazardValues*4, gb.Alignment())
@@ -142,7 +148,7 @@ func runHazard(mode hazardMode) (hazardResult, error) {
 				binary.LittleEndian.PutUint32(view[4*x:], value(next, x))
 			}
 		}
-		if err := set.EndFrame(); err != nil {
+		if err := clock.EndFrame(); err != nil {
 			return res, err
 		}
 	}
