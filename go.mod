@@ -6,6 +6,7 @@ require (
 	github.com/ebitengine/oto/v3 v3.4.0
 	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20260823155953-d41da22a9587
+	github.com/hajimehoshi/go-mp3 v0.3.4
 	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/term v0.48.0
 )
