@@ -138,7 +138,10 @@ type Engine struct {
 }
 
 // NewEngine builds the voice pools, the queue and the mixer, and starts
-// the device. Everything the steady state needs is allocated here.
+// the device. Everything the steady state needs is allocated here. It
+// blocks while the device starts (otodev waits up to its ReadyTimeout for
+// the sound card) and, if the device fails, up to EngineDesc.CloseTimeout
+// more to cut it off the mixer and close it before the fallback starts.
 func NewEngine(d EngineDesc) (*Engine, error) {
 	if d.Format == (Format{}) {
 		d.Format = DefaultDeviceFormat
@@ -217,7 +220,7 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 			return nil, fmt.Errorf("%w: %s: a read of the mixer by the device that failed to start did not end within %v",
 				ErrDeviceHung, e.devName, d.CloseTimeout)
 		}
-		if cerr := closeDevice(e.dev, e.devName, time.Until(deadline)); cerr != nil {
+		if cerr := closeDevice(e.dev, e.devName, deadline, d.CloseTimeout); cerr != nil {
 			e.setErr(cerr)
 			e.log.Warn("voices: closing the failed audio device", "err", cerr)
 		}

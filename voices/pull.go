@@ -101,8 +101,9 @@ func (p *Pull) Stats() DeviceStats {
 // errors.
 func (p *Pull) Err() error { return nil }
 
-// Close waits out a Read in progress and makes later Reads return
-// io.EOF. The engine calls it.
+// Close waits out a Read in progress (the time to render what it asked
+// for: microseconds per block) and makes later Reads return io.EOF. The
+// engine calls it.
 func (p *Pull) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()

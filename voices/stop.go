@@ -130,7 +130,7 @@ func (e *Engine) Close() error {
 		}
 	}
 	if first {
-		if err := closeDevice(e.dev, e.devName, time.Until(deadline)); err != nil {
+		if err := closeDevice(e.dev, e.devName, deadline, e.closeTimeout); err != nil {
 			e.setErr(err)
 			errs = append(errs, err)
 		}
@@ -138,14 +138,15 @@ func (e *Engine) Close() error {
 	return errors.Join(errs...)
 }
 
-// closeDevice closes dev on a goroutine of its own and waits up to
-// timeout for it. A Close still running then is abandoned with
-// ErrDeviceHung: its goroutine holds only dev and a channel nobody reads
-// any more, so when it ends it touches nothing of the engine.
-func closeDevice(dev Device, name string, timeout time.Duration) error {
+// closeDevice closes dev on a goroutine of its own and waits until
+// deadline for it (bound is the CloseTimeout that set it, for the error).
+// A Close still running then is abandoned with ErrDeviceHung: its
+// goroutine holds only dev and a channel nobody reads any more, so when
+// it ends it touches nothing of the engine.
+func closeDevice(dev Device, name string, deadline time.Time, bound time.Duration) error {
 	done := make(chan error, 1)
 	go func() { done <- dev.Close() }()
-	t := time.NewTimer(max(timeout, 0))
+	t := time.NewTimer(max(time.Until(deadline), 0))
 	defer t.Stop()
 	var err error
 	select {
@@ -154,8 +155,8 @@ func closeDevice(dev Device, name string, timeout time.Duration) error {
 		select {
 		case err = <-done: // it returned just in time
 		default:
-			return fmt.Errorf("%w: the %s device's Close was still running after %v; it is abandoned, and no longer reads the mixer",
-				ErrDeviceHung, name, timeout)
+			return fmt.Errorf("%w: the %s device's Close was still running at the engine's CloseTimeout (%v); it is abandoned, and no longer reads the mixer",
+				ErrDeviceHung, name, bound)
 		}
 	}
 	if err != nil {

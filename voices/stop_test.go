@@ -220,6 +220,7 @@ func TestCloseBoundsHungDevice(t *testing.T) {
 		t.Fatalf("Close took %v with a hung device and CloseTimeout %v", r.d, timeout)
 	}
 	err = r.err
+	t.Logf("Close with a hung device: %v (CloseTimeout %v): %v", r.d, timeout, err)
 	if !errors.Is(err, ErrDeviceHung) || !strings.Contains(err.Error(), "hanging-card") {
 		t.Fatalf("Close: %v, want ErrDeviceHung naming the device", err)
 	}
