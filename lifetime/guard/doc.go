@@ -21,9 +21,9 @@
 // The only exact allocation count the runtime offers is ReadMemStats, a
 // stop-the-world (runtime/metrics publishes a P's allocations only when it
 // refills a span, so a frame's count there is almost never exact and
-// cannot clear a frame). Reading it twice a frame cost 17 µs a frame on an
-// idle 2-core machine and 99 µs with busy goroutines, whose preemption
-// the stop waits for (p99 2.6 ms). So the guard reads once per window of
+// cannot clear a frame). Reading it twice a frame cost 15 µs a frame on
+// the shared 2-core machine when idle and 163 µs with busy goroutines,
+// whose preemption the stop waits for (p99 4.2 ms; see Cost). So the guard reads once per window of
 // Desc.Window armed frames (32 by default), and consecutive windows chain:
 // the read that closes one window opens the next. Every armed frame is
 // therefore checked exactly, as part of exactly one window, and so is the
@@ -71,8 +71,8 @@
 //     system stack when a goroutine parks in time.Sleep (which P holds the
 //     timer is the scheduler's choice) or on the scavenger's goroutine.
 //   - runtime.gcBgMarkWorker (ReasonGCWorker): a GC mark worker's own
-//     bookkeeping. A GC inside a steady frame is itself caused by an
-//     allocation, which the guard names.
+//     bookkeeping. A GC inside a steady frame is caused by an allocation,
+//     which the guard names, or is the runtime's periodic forced GC.
 //   - runtime.procresize (ReasonNewP): a P for GOMAXPROCS grown past its
 //     high-water mark, by the program or by the runtime after a CPU-limit
 //     change; bounded by GOMAXPROCS.
@@ -95,20 +95,22 @@
 // flagged spans. BenchmarkGuardFrame compares Window 1 with the default
 // window side by side, idle and with busy goroutines that the
 // stop-the-world must preempt. On the project's shared 2-core machine,
-// ten runs alternated with the code before windows,
+// ten runs of
 //
 //	go test -c -o guard.test ./lifetime/guard/
 //	for i in $(seq 10); do ./guard.test -test.run '^$' -test.bench BenchmarkGuardFrame -test.benchtime 300ms; done >new.txt
 //	benchstat -col /window new.txt
 //
-// gave a mean per clean frame of 15 µs with Window 1 (13 µs before
-// windows) and 0.30 µs with the default window when idle (51x less), and
-// 163 µs and 2.4 µs with busy goroutines (69x less); the p99 frame cost
-// 34 µs and 7.9 µs idle, 4.2 ms and 9.7 µs busy. Each read still stops
-// the world, so the frame that pays it costs what it did (the max, and the
-// p99 once a window holds fewer than 100 frames); the frames between pay
-// a few nanoseconds. The samples vary by 50-70% on that machine; within
-// each of the ten runs the default window was at least 50x cheaper.
+// gave a mean per clean frame of 15 µs with Window 1 and 0.30 µs with the
+// default window when idle (51x less), and 163 µs and 2.4 µs with busy
+// goroutines (69x less); the p99 frame cost 34 µs and 7.9 µs idle, 4.2 ms
+// and 9.7 µs busy. (The code before windows, built from commit ed97fd0 and
+// run in alternation, measured 13 µs idle.) Each read still stops the
+// world, so the one frame in 32 that pays it costs what a read costs: with
+// windows of 32 that frame is the p99, and the max is unchanged. The
+// frames between pay a few nanoseconds. The samples vary by 50-70% on that
+// machine; within each of the ten runs the default window was at least
+// 50x cheaper.
 //
 // # Ownership
 //

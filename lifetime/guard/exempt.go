@@ -25,8 +25,8 @@ const (
 	ReasonTimerHeap = "runtime-internal: a P's timer heap grew to a new peak (scheduler state, capacity kept; at most log2(peak timers) growths per P)"
 	// ReasonGCWorker: a GC mark worker's own bookkeeping (its node when it
 	// first runs, a sudog for the mark-termination semaphore). A GC inside
-	// a steady frame is itself caused by an allocation, which the guard
-	// names separately.
+	// a steady frame is caused by an allocation, which the guard names
+	// separately, or is the runtime's periodic forced GC.
 	ReasonGCWorker = "runtime-internal: a GC mark worker's own bookkeeping, on the runtime's own goroutine"
 	// ReasonNewP: GOMAXPROCS grew past its high-water mark (set by the
 	// program, or by the runtime when the process's CPU limit changes), so
