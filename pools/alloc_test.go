@@ -92,6 +92,61 @@ func TestPoolErrorPathsAllocateNothing(t *testing.T) {
 	})
 }
 
+// TestPoolPendingAllocatesNothing covers the descriptor heap's frame:
+// DestroyAfter, Reclaim with and without a slot to give back, and every
+// refusal on the pending path.
+func TestPoolPendingAllocatesNothing(t *testing.T) {
+	p := mustPool[entity](t, 64)
+	var serial uint64
+	wantNoAllocs(t, "Create+DestroyAfter+Reclaim", func() {
+		serial++
+		h, e, err := p.Create()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.name = "texture"
+		if err := p.DestroyAfter(h, serial); err != nil {
+			t.Fatal(err)
+		}
+		if serial > 2 {
+			if _, old, ok := p.Reclaim(serial - 2); !ok || old.name != "texture" {
+				t.Fatalf("Reclaim(%d) = %+v, %v", serial-2, old, ok)
+			}
+		}
+	})
+	wantNoAllocs(t, "Reclaim with nothing completed", func() {
+		if _, _, ok := p.Reclaim(0); ok {
+			t.Fatal("Reclaim(0) reclaimed a slot")
+		}
+	})
+	for _, _, ok := p.Reclaim(serial); ok; _, _, ok = p.Reclaim(serial) {
+	}
+	wantNoAllocs(t, "Reclaim of an empty queue", func() {
+		if _, _, ok := p.Reclaim(^uint64(0)); ok {
+			t.Fatal("Reclaim on an empty queue reclaimed a slot")
+		}
+	})
+
+	full := mustPool[entity](t, 2)
+	h, _, _ := full.Create()
+	full.DestroyAfter(h, 1)
+	full.Create()
+	wantNoAllocs(t, "refused pending-path calls", func() {
+		if _, _, err := full.Create(); err == nil {
+			t.Fatal("Create with every slot live or pending succeeded")
+		}
+		if full.DestroyAfter(h, 2) == nil || full.DestroyAfter(Handle[entity]{}, 2) == nil ||
+			full.DestroyAfter(newHandle[entity](9, 1), 2) == nil {
+			t.Fatal("a stale, zero or out-of-range DestroyAfter succeeded")
+		}
+		if full.Grow(2) == nil || full.Grow(-1) == nil {
+			t.Fatal("a Grow that does not raise the capacity succeeded")
+		}
+		_ = full.Available()
+		_ = full.Stats()
+	})
+}
+
 func TestArenaAllocatesNothing(t *testing.T) {
 	a, _ := NewArena[entity](16)
 	var sink *entity

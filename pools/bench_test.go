@@ -77,6 +77,130 @@ func BenchmarkPoolCompare(b *testing.B) {
 	})
 }
 
+// framesInFlight is how far the device lags behind the frame being
+// recorded in BenchmarkPendingChurn: a slot freed in frame n is reclaimed
+// once frame n-framesInFlight completes, so about that many slots wait at
+// any time.
+const framesInFlight = 3
+
+// pendingRelease is one entry of the handle-ring and closure-queue
+// baselines of BenchmarkPendingChurn.
+type pendingRelease struct {
+	serial uint64
+	h      Handle[elem64]
+}
+
+// BenchmarkPendingChurn measures the descriptor heap's frame, one per op:
+// create an element, end it after the current frame, and reclaim every
+// slot whose frame completed (framesInFlight frames ago), against what a
+// user would otherwise write on top of Create and Destroy. The baselines
+// keep the element live until its frame completes, so their handles stay
+// valid while the slot waits; DestroyAfter turns them stale at once.
+func BenchmarkPendingChurn(b *testing.B) {
+	b.Run("ours-destroyafter-reclaim", func(b *testing.B) {
+		p, _ := NewPool[elem64](1024)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			serial := uint64(i) + framesInFlight
+			h, e, err := p.Create()
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.id = serial
+			if err := p.DestroyAfter(h, serial); err != nil {
+				b.Fatal(err)
+			}
+			for _, old, ok := p.Reclaim(uint64(i)); ok; _, old, ok = p.Reclaim(uint64(i)) {
+				sink64 += old.id
+			}
+		}
+	})
+	// A preallocated ring of (serial, handle), drained in order: what a
+	// careful user writes, with a capacity to choose and check.
+	b.Run("handle-ring", func(b *testing.B) {
+		p, _ := NewPool[elem64](1024)
+		ring := make([]pendingRelease, 1024)
+		var first, n int
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			serial := uint64(i) + framesInFlight
+			h, e, err := p.Create()
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.id = serial
+			if n == len(ring) {
+				b.Fatal("ring full")
+			}
+			ring[(first+n)%len(ring)] = pendingRelease{serial, h}
+			n++
+			for n > 0 && ring[first].serial <= uint64(i) {
+				sink64 += p.Get(ring[first].h).id
+				p.Destroy(ring[first].h)
+				first = (first + 1) % len(ring)
+				n--
+			}
+		}
+	})
+	// A map of pending serials keyed by handle bits, scanned each frame.
+	b.Run("map-pending-serials", func(b *testing.B) {
+		p, _ := NewPool[elem64](1024)
+		pending := map[uint64]uint64{}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			serial := uint64(i) + framesInFlight
+			h, e, err := p.Create()
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.id = serial
+			pending[h.Bits()] = serial
+			for bits, s := range pending {
+				if s <= uint64(i) {
+					h := HandleFromBits[elem64](bits)
+					sink64 += p.Get(h).id
+					p.Destroy(h)
+					delete(pending, bits)
+				}
+			}
+		}
+	})
+	// A queue of release closures, the shape of a general deferred-release
+	// list: every entry allocates its closure.
+	b.Run("closure-queue", func(b *testing.B) {
+		p, _ := NewPool[elem64](1024)
+		type deferred struct {
+			serial  uint64
+			release func()
+		}
+		var queue []deferred
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			serial := uint64(i) + framesInFlight
+			h, e, err := p.Create()
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.id = serial
+			queue = append(queue, deferred{serial, func() {
+				sink64 += p.Get(h).id
+				p.Destroy(h)
+			}})
+			for len(queue) > 0 && queue[0].serial <= uint64(i) {
+				queue[0].release()
+				queue = queue[1:]
+			}
+		}
+	})
+}
+
+// sink64 keeps the reclaimed values observable.
+var sink64 uint64
+
 // BenchmarkArenaCompare measures one per-frame scratch allocation per op;
 // the arena resets when full, as a frame end would.
 func BenchmarkArenaCompare(b *testing.B) {
@@ -233,7 +357,10 @@ func BenchmarkWalkSparse(b *testing.B) { benchWalks(b, 32) }
 // Destroy sit at the inlining budget on purpose (see the Pool struct's
 // comment); losing inlining roughly doubles BenchmarkPoolCompare's
 // ours-pool-create-destroy, so a change that costs it must fail here
-// rather than go unnoticed.
+// rather than go unnoticed. Reclaim is on the list because a renderer
+// calls it every frame, if only to learn that nothing completed; the
+// pending queue's layout (see the Pool struct) is what keeps it inside
+// the budget.
 func TestHotPathsInline(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -244,7 +371,7 @@ func TestHotPathsInline(t *testing.T) {
 		t.Fatalf("building testdata/inlinecheck: %v\n%s", err, out)
 	}
 	lines := strings.Split(string(out), "\n")
-	for _, want := range []string{"Pool.Create", "Pool.Destroy", "Pool.Get", "Pool.Valid", "Arena.Alloc", "Slots.NextLive", "Slots.ReleaseAt"} {
+	for _, want := range []string{"Pool.Create", "Pool.Destroy", "Pool.Get", "Pool.Valid", "Pool.Reclaim", "Arena.Alloc", "Slots.NextLive", "Slots.ReleaseAt"} {
 		typ, method, _ := strings.Cut(want, ".")
 		found := false
 		for _, l := range lines {

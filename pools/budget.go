@@ -15,8 +15,8 @@ import (
 // a refused call allocates nothing either.
 var (
 	// ErrBudgetExhausted is returned when a request does not fit in the
-	// budget fixed at construction. Nothing changed; the container never
-	// grows, so raise the budget through configuration instead.
+	// budget. Nothing changed; no container grows by itself, so raise the
+	// budget through configuration, or with Pool.Grow at load time.
 	ErrBudgetExhausted = errors.New("pools: budget exhausted")
 	// ErrStaleHandle is returned for a handle whose object was destroyed:
 	// its slot's generation has moved on.
@@ -25,7 +25,8 @@ var (
 	// index is outside the pool, and for bits that no pool ever issued.
 	ErrInvalidHandle = errors.New("pools: invalid handle")
 	// ErrInvalidCapacity is returned by constructors given a negative
-	// capacity or one above MaxCapacity.
+	// capacity or one above MaxCapacity, and by Pool.Grow given a capacity
+	// not above the current one or above MaxCapacity.
 	ErrInvalidCapacity = errors.New("pools: invalid capacity")
 	// ErrInvalidCount is returned by Pool.Reserve for a count below 1.
 	ErrInvalidCount = errors.New("pools: invalid reservation count")
@@ -62,6 +63,7 @@ type containerErrors struct {
 	claimed        error
 	released       error
 	tableExhausted error
+	grow           error // Pool only
 }
 
 // newContainerErrors builds the errors of a container named kind[T].
@@ -81,6 +83,16 @@ func newContainerErrors[T any](kind string, capacity int) containerErrors {
 	}
 }
 
+// newPoolErrors builds a Pool's errors: a container's, and the refusal of
+// a Grow that would not raise the capacity. Grow rebuilds them, since they
+// quote the capacity.
+func newPoolErrors[T any](capacity int) containerErrors {
+	e := newContainerErrors[T]("Pool", capacity)
+	e.grow = fmt.Errorf("%w (Pool[%s], capacity %d): Grow takes a capacity above %d, at most %d",
+		ErrInvalidCapacity, reflect.TypeFor[T](), capacity, capacity, MaxCapacity)
+	return e
+}
+
 // checkCapacity validates a constructor's capacity.
 func checkCapacity(kind string, capacity int) error {
 	if capacity < 0 || capacity > MaxCapacity {
@@ -93,21 +105,35 @@ func checkCapacity(kind string, capacity int) error {
 // the owner goroutine reads it and may hand it to any other goroutine.
 //
 // Counts are since construction unless noted: Reset and Clear keep
-// PeakInUse, TotalCreated, Retired and Refused, so a profiler that wants
-// per-frame figures diffs two snapshots.
+// PeakInUse, HighWater, TotalCreated, Retired and Refused, so a profiler
+// that wants per-frame figures diffs two snapshots.
 type Stats struct {
-	// Capacity is the element budget fixed at construction.
+	// Capacity is the element budget: fixed at construction, raised only
+	// by Pool.Grow.
 	Capacity int
-	// InUse is the number of live elements now.
+	// InUse is the number of live elements now; pending slots are not
+	// live and count in Pending instead.
 	InUse int
 	// PeakInUse is the high-water mark of InUse.
 	PeakInUse int
+	// Pending is the number of Pool slots waiting, after DestroyAfter,
+	// for Reclaim (always 0 for Arena and Slots). Their handles are stale
+	// and their values wait for the device, so the slots are as
+	// unavailable as live ones.
+	Pending int
+	// HighWater is 1 + the highest Pool slot index ever made live or
+	// reserved since construction, 0 if none (always 0 for Arena and
+	// Slots). A Pool hands out the lowest never-used index only when no
+	// freed slot is left, so it is the number of distinct slots the pool
+	// has ever used: how far the budget was really needed.
+	HighWater int
 	// Reserved is the number of Pool slots held by outstanding
 	// reservations and not yet claimed (always 0 for Arena and Slots).
 	Reserved int
 	// Retired is the number of Pool slots retired because their
 	// generation would wrap; they are never reused (always 0 for Arena
-	// and Slots).
+	// and Slots). A pending slot with a spent generation counts here once
+	// Reclaim takes it, not before.
 	Retired int
 	// TotalCreated counts successful creations: churn, not liveness (an
 	// element destroyed right away still counts).

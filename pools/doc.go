@@ -8,7 +8,10 @@
 //     slot index plus a 32-bit generation, checked on every access, so a
 //     handle to a destroyed object reads as stale instead of aliasing the
 //     object that reused its slot. Pool.Reserve claims a batch of slots up
-//     front, all or nothing.
+//     front, all or nothing. Pool.DestroyAfter ends an object whose device
+//     counterpart a GPU frame may still use: the handle dies at once, the
+//     slot waits, pending, until Pool.Reclaim learns the frame completed
+//     and hands the value back for the caller to release.
 //   - Arena[T] is per-frame scratch: Alloc bumps a cursor and Reset, once a
 //     frame, zeroes what was used and rewinds.
 //   - Slots[T] is a fixed-capacity bitmask pool addressed by slot index:
@@ -16,12 +19,14 @@
 //     outcome, and NextLive or All walk the live set while the walker
 //     releases the slot it stands on.
 //
-// Every kind has a budget fixed at construction. Nothing ever grows: a
-// request beyond the budget is refused with ErrBudgetExhausted (or ok=false
-// for Slots) and counted in Stats, and the caller decides what to drop.
-// Construction makes the only allocations; no method allocates afterwards,
-// error paths included (the errors are built once, at construction), which
-// the package's tests assert with testing.AllocsPerRun.
+// Every kind has a budget set at construction. Nothing grows by itself:
+// a request beyond the budget is refused with ErrBudgetExhausted (or
+// ok=false for Slots) and counted in Stats, and the caller decides what to
+// drop. Only Pool.Grow raises a budget, when the owner calls it, at load
+// time. Construction and Grow make the only allocations; no other method
+// allocates, error paths included (the errors are built once, at
+// construction, and rebuilt by Grow), which the package's tests assert
+// with testing.AllocsPerRun.
 //
 // Handles are the references meant to outlive a frame. Handle[T] is a
 // distinct type per T: handles of two pools with different element types
@@ -29,7 +34,11 @@
 //
 // Allocation is pure integer bookkeeping, so the same sequence of calls
 // yields the same indices and handles on every platform: handles are safe
-// to record in a replay.
+// to record in a replay. A Pool hands out the most recently freed slot
+// first and never-used slots lowest first, so Stats.HighWater, 1 + the
+// highest index ever used, is also the number of slots ever used. Handles
+// print as "slot N gen G" ("none" for the zero Handle), the format every
+// steadyframe handle shares.
 //
 // # Ownership
 //
@@ -40,19 +49,33 @@
 //
 // A pointer returned by Create, Get, Claim, Alloc, At, Acquire or All
 // borrows the container's memory: the container still owns it, and the
-// pointer is valid only for the element's lifetime below. Do not keep it
-// past that: the slot is zeroed when released (so the garbage collector
-// can free what the element referenced) and then handed to someone else.
-// A handle, not a pointer, is what outlives a frame.
+// pointer is valid only for the element's lifetime below, and for a Pool
+// only until the next Grow, which moves the elements. Do not keep it past
+// that: the slot is zeroed when released (so the garbage collector can
+// free what the element referenced) and then handed to someone else. A
+// handle, not a pointer, is what outlives a frame, and a Grow.
+//
+// A pending element belongs to the pool until Reclaim returns its value;
+// from then on the value is the caller's, to release what it names.
 //
 // # Lifetime
 //
-// A Pool element lives from Create (or Reservation.Claim) until Destroy or
-// Clear; its pointer is valid for exactly that span and its handle turns
-// stale at its end, for good: a slot whose generation would wrap is retired
-// instead of reused (counted in Stats.Retired), so no stale handle can ever
-// validate again. A Reservation holds its unclaimed slots until Release or
-// Pool.Clear; handles claimed from it outlive it.
+// A Pool element lives from Create (or Reservation.Claim) until Destroy,
+// DestroyAfter or Clear; its pointer is valid for exactly that span (and
+// not across Grow) and its handle turns stale at its end, for good: a slot
+// whose generation would wrap is retired instead of reused (counted in
+// Stats.Retired), so no stale handle can ever validate again. A Reservation
+// holds its unclaimed slots until Release or Pool.Clear; handles claimed
+// from it outlive it.
+//
+// After DestroyAfter(h, serial) the slot is pending: it keeps the
+// element's value and stays off the free list until a Reclaim(completed)
+// with completed at or above serial takes it, oldest first. Serials must
+// not decrease from one DestroyAfter to the next; a lower one is raised to
+// the newest pending slot's, so a slot may wait longer than asked, never
+// shorter. Pending slots count against the budget, survive Clear (a device
+// may still use them) and survive Grow in the same order. A slot whose
+// generation is spent retires when it is reclaimed.
 //
 // An Arena element lives until the next Reset: never carry an Arena index
 // or pointer across frames. A Slots element lives from Acquire until

@@ -72,6 +72,55 @@ func ExamplePool_Reserve() {
 	// archer 1 0
 }
 
+// GLTexture is what a texture table keeps per slot: the GL object's name.
+type GLTexture struct{ Name uint32 }
+
+// DestroyAfter ends an element at once but keeps its slot, and the value
+// it holds, until the GPU has finished the frame that may still sample
+// it; Reclaim then hands the value back for the device object's release.
+func ExamplePool_DestroyAfter() {
+	textures, _ := pools.NewPool[GLTexture](2)
+	h, tex, _ := textures.Create()
+	tex.Name = 7 // from glCreateTextures
+
+	recording := uint64(10) // the serial of the frame being recorded
+	_ = textures.DestroyAfter(h, recording)
+	fmt.Println(h, "valid:", textures.Valid(h), "pending:", textures.Stats().Pending)
+
+	// Each frame, reclaim what the frames completed so far can no longer use.
+	for completed := uint64(9); completed <= 10; completed++ {
+		for i, old, ok := textures.Reclaim(completed); ok; i, old, ok = textures.Reclaim(completed) {
+			fmt.Println("frame", completed, "done: glDeleteTextures", old.Name, "of slot", i)
+		}
+	}
+	again, _, _ := textures.Create() // the reclaimed slot, a new generation
+	fmt.Println(again, "pending:", textures.Stats().Pending, "high water:", textures.Stats().HighWater)
+	// Output:
+	// slot 0 gen 1 valid: false pending: 1
+	// frame 10 done: glDeleteTextures 7 of slot 0
+	// slot 0 gen 3 pending: 0 high water: 1
+}
+
+// Grow raises a pool's capacity at load time. Handles survive it; pointers
+// do not, so resolve the handle again afterwards.
+func ExamplePool_Grow() {
+	entities, _ := pools.NewPool[Entity](1)
+	orc, e, _ := entities.Create()
+	e.Name = "orc"
+	if _, _, err := entities.Create(); errors.Is(err, pools.ErrBudgetExhausted) {
+		fmt.Println("full at", entities.Cap())
+	}
+	if err := entities.Grow(4); err != nil {
+		panic(err)
+	}
+	fmt.Println(entities.Get(orc).Name, entities.Cap(), entities.Available())
+	fmt.Println(errors.Is(entities.Grow(4), pools.ErrInvalidCapacity))
+	// Output:
+	// full at 1
+	// orc 4 3
+	// true
+}
+
 // HandleFromBits and Bits carry a handle through a queue of uint64, such
 // as a deferred release keyed by frame.
 func ExampleHandleFromBits() {

@@ -33,7 +33,8 @@ func sameErr(got, want error) bool {
 }
 
 // FuzzPool decodes the input into Pool operations (the first byte picks a
-// capacity of 0..8) and checks the pool against poolModel after each one.
+// capacity of 0..8; Grow may raise it to 32) and checks the pool against
+// poolModel after each one.
 func FuzzPool(f *testing.F) {
 	f.Add([]byte{4, 0, 0, 0, 1, 0, 0, 1, 1})
 	f.Add([]byte{2, 0, 0, 0, 3, 0, 0})
@@ -53,7 +54,7 @@ func FuzzPool(f *testing.F) {
 		m := newPoolModel(capacity)
 		var tag uint64
 		for step := 0; r.more(); step++ {
-			op := r.next() % 10
+			op := r.next() % 16
 			tag++
 			if err := poolStep(p, m, op, r, tag); err != nil {
 				t.Fatalf("step %d (op %d): %v", step, op, err)
@@ -167,6 +168,60 @@ func poolStep(p *Pool[fuzzElem], m *poolModel, op byte, r *opReader, tag uint64)
 		}
 	case 9:
 		m.age(p)
+	case 10, 11: // DestroyAfter a frame serial that may go backwards.
+		h := pickHandle(m, r)
+		serial := uint64(r.next())
+		if err, werr := p.DestroyAfter(h, serial), m.destroyAfter(h, serial); !sameErr(err, werr) {
+			return errorf("DestroyAfter(%v, %d) = %v; model %v", h, serial, err, werr)
+		}
+	case 12: // One Reclaim.
+		return reclaimStep(p, m, uint64(r.next()))
+	case 13: // Drain every completed frame, as the descriptor heap does.
+		completed := uint64(r.next())
+		for range len(m.slots) + 1 {
+			if err := reclaimStep(p, m, completed); err != nil {
+				return err
+			}
+		}
+		if _, _, ok := p.Reclaim(completed); ok {
+			return errorf("Reclaim(%d) still reclaims after the drain", completed)
+		}
+	case 14: // Grow by -1..4, or past MaxCapacity; at most to 32.
+		b := r.next()
+		capacity := len(m.slots) + int(b%6) - 1
+		switch {
+		case b >= 250:
+			capacity = MaxCapacity + 1
+		case capacity > 32:
+			capacity = len(m.slots)
+		}
+		if err, werr := p.Grow(capacity), m.grow(capacity); !sameErr(err, werr) {
+			return errorf("Grow(%d) on capacity %d = %v; model %v", capacity, p.Cap(), err, werr)
+		}
+	case 15: // A batch admitted all or nothing through Available, as AllocN.
+		n := int(r.next()) % (len(m.slots) + 2)
+		if n > p.Available() {
+			return nil
+		}
+		for k := range n {
+			h, e, err := p.Create()
+			wh, werr := m.create(tag)
+			if err != nil || werr != nil || h != wh {
+				return errorf("create %d of a batch of %d that Available admitted = %v, %v; model %v, %v", k, n, h, err, wh, werr)
+			}
+			e.tag = tag
+		}
+	}
+	return nil
+}
+
+// reclaimStep runs one Reclaim on the pool and the model and compares the
+// slot and the element they give back.
+func reclaimStep(p *Pool[fuzzElem], m *poolModel, completed uint64) error {
+	i, e, ok := p.Reclaim(completed)
+	wi, wtag, wok := m.reclaim(completed)
+	if ok != wok || i != wi || e != (fuzzElem{tag: wtag}) {
+		return errorf("Reclaim(%d) = %d, %+v, %v; model %d, tag %d, %v", completed, i, e, ok, wi, wtag, wok)
 	}
 	return nil
 }

@@ -8,9 +8,9 @@ import (
 
 // This file holds a plain reference model of Pool[T], written for
 // obviousness rather than speed: one struct per slot, slices for the free
-// list and for every reservation ever made. FuzzPool drives a Pool and the
-// model with the same operations and compares every handle and every stat
-// after each one.
+// list, the pending queue and every reservation ever made. FuzzPool drives
+// a Pool and the model with the same operations and compares every handle
+// and every stat after each one.
 
 // fuzzElem is the element fuzzing uses; tag records which create wrote it.
 type fuzzElem struct {
@@ -21,8 +21,10 @@ type fuzzElem struct {
 type modelSlot struct {
 	gen     uint32
 	live    bool
+	pending bool
 	retired bool
-	tag     uint64
+	serial  uint64 // the frame a pending slot waits for
+	tag     uint64 // kept while pending: the device may still use it
 }
 
 type modelReservation struct {
@@ -35,37 +37,44 @@ type modelReservation struct {
 type poolModel struct {
 	slots   []modelSlot
 	free    []int // stack: the top is the last element
+	pending []int // queue: the oldest is the first element
 	res     []*modelReservation
 	created uint64
 	refused uint64
 	peak    int
+	used    []bool             // slots ever made live or reserved
 	handles []Handle[fuzzElem] // every handle ever issued
 }
 
 func newPoolModel(capacity int) *poolModel {
-	m := &poolModel{slots: make([]modelSlot, capacity)}
+	m := &poolModel{slots: make([]modelSlot, capacity), used: make([]bool, capacity)}
 	m.rebuildFree()
 	return m
 }
 
+// rebuildFree puts every slot that is neither retired nor pending on the
+// free list (live slots are gone by then), lowest index on top.
 func (m *poolModel) rebuildFree() {
 	m.free = m.free[:0]
 	for i := len(m.slots) - 1; i >= 0; i-- {
-		if !m.slots[i].retired {
+		if !m.slots[i].retired && !m.slots[i].pending {
 			m.free = append(m.free, i)
 		}
 	}
 }
 
-func (m *poolModel) live() int {
-	n := 0
-	for _, s := range m.slots {
-		if s.live {
-			n++
+// highWater is 1 + the highest slot ever used, straight from the
+// definition.
+func (m *poolModel) highWater() int {
+	for i := len(m.used) - 1; i >= 0; i-- {
+		if m.used[i] {
+			return i + 1
 		}
 	}
-	return n
+	return 0
 }
+
+func (m *poolModel) live() int { return m.count(func(s modelSlot) bool { return s.live }) }
 
 func (m *poolModel) reserved() (unclaimed, entries int) {
 	for _, r := range m.res {
@@ -82,15 +91,17 @@ func (m *poolModel) reserved() (unclaimed, entries int) {
 	return unclaimed, entries
 }
 
-func (m *poolModel) retired() int {
+func (m *poolModel) count(f func(modelSlot) bool) int {
 	n := 0
 	for _, s := range m.slots {
-		if s.retired {
+		if f(s) {
 			n++
 		}
 	}
 	return n
 }
+
+func (m *poolModel) retired() int { return m.count(func(s modelSlot) bool { return s.retired }) }
 
 // makeLive is the model of a slot becoming live; it returns the handle the
 // pool must have issued.
@@ -99,6 +110,7 @@ func (m *poolModel) makeLive(i int, tag uint64) Handle[fuzzElem] {
 	s.gen++
 	s.live = true
 	s.tag = tag
+	m.used[i] = true
 	m.created++
 	m.peak = max(m.peak, m.live())
 	h := newHandle[fuzzElem](uint32(i), s.gen)
@@ -166,8 +178,10 @@ func (m *poolModel) reserve(n int) (*modelReservation, error) {
 	}
 	r := &modelReservation{claimed: make([]bool, n)}
 	for range n {
-		r.slots = append(r.slots, m.free[len(m.free)-1])
+		i := m.free[len(m.free)-1]
+		r.slots = append(r.slots, i)
 		m.free = m.free[:len(m.free)-1]
+		m.used[i] = true
 	}
 	m.res = append(m.res, r)
 	return r, nil
@@ -202,12 +216,74 @@ func (m *poolModel) release(r *modelReservation) error {
 // age moves every free slot of both the pool and the model to the last
 // generation before retirement, so the next create and destroy of that
 // slot retires it: the wrap path runs in seconds instead of after 2^31
-// reuses.
+// reuses. A slot really gets there only by being used, so the model
+// counts an aged slot as used; the pool sees its generation leave 0.
 func (m *poolModel) age(p *Pool[fuzzElem]) {
 	for _, i := range m.free {
 		m.slots[i].gen = genRetired - 2
 		p.slots[i].gen = genRetired - 2
+		m.used[i] = true
 	}
+}
+
+// destroyAfter is the model of DestroyAfter: the handle checks of destroy,
+// then the slot waits in the queue with its tag, for a serial no lower
+// than the newest pending one.
+func (m *poolModel) destroyAfter(h Handle[fuzzElem], serial uint64) error {
+	i := int(h.Index())
+	if h.IsZero() || i >= len(m.slots) {
+		return ErrInvalidHandle
+	}
+	s := &m.slots[i]
+	if !s.live || s.gen != h.Generation() {
+		return ErrStaleHandle
+	}
+	s.live = false
+	s.gen++
+	s.pending = true
+	if n := len(m.pending); n > 0 {
+		serial = max(serial, m.slots[m.pending[n-1]].serial)
+	}
+	s.serial = serial
+	m.pending = append(m.pending, i)
+	return nil
+}
+
+// reclaim is the model of Reclaim: the oldest pending slot, if its frame
+// has completed, gives back its tag and goes on top of the free list, or
+// retires with a spent generation.
+func (m *poolModel) reclaim(completed uint64) (index uint32, tag uint64, ok bool) {
+	if len(m.pending) == 0 || m.slots[m.pending[0]].serial > completed {
+		return 0, 0, false
+	}
+	i := m.pending[0]
+	m.pending = m.pending[1:]
+	s := &m.slots[i]
+	tag = s.tag
+	s.pending, s.tag, s.serial = false, 0, 0
+	if s.gen == genRetired {
+		s.retired = true
+	} else {
+		m.free = append(m.free, i)
+	}
+	return uint32(i), tag, true
+}
+
+// grow is the model of Grow: new slots go below every free one, lowest
+// index first.
+func (m *poolModel) grow(capacity int) error {
+	old := len(m.slots)
+	if capacity <= old || capacity > MaxCapacity {
+		return ErrInvalidCapacity
+	}
+	m.slots = append(m.slots, make([]modelSlot, capacity-old)...)
+	m.used = append(m.used, make([]bool, capacity-old)...)
+	var bottom []int
+	for i := capacity - 1; i >= old; i-- {
+		bottom = append(bottom, i)
+	}
+	m.free = append(bottom, m.free...)
+	return nil
 }
 
 // check compares every observable of p with the model.
@@ -220,6 +296,8 @@ func (m *poolModel) check(p *Pool[fuzzElem]) error {
 		Capacity:      len(m.slots),
 		InUse:         live,
 		PeakInUse:     m.peak,
+		Pending:       m.count(func(s modelSlot) bool { return s.pending }),
+		HighWater:     m.highWater(),
 		Reserved:      unclaimed,
 		Retired:       m.retired(),
 		TotalCreated:  m.created,
@@ -236,6 +314,17 @@ func (m *poolModel) check(p *Pool[fuzzElem]) error {
 	if got := freeList(p); len(got) != len(m.free) || !slices.EqualFunc(got, m.free, func(g uint32, w int) bool { return int(g) == w }) {
 		return fmt.Errorf("free list %v, model %v", got, m.free)
 	}
+	if p.Available() != len(m.free) {
+		return fmt.Errorf("Available = %d, model %d", p.Available(), len(m.free))
+	}
+	if got := pendingQueue(p); !slices.EqualFunc(got, m.pending, func(g uint32, w int) bool { return int(g) == w }) {
+		return fmt.Errorf("pending queue %v, model %v", got, m.pending)
+	}
+	for _, i := range m.pending {
+		if p.serials[i] != m.slots[i].serial {
+			return fmt.Errorf("pending slot %d waits for %d, model %d", i, p.serials[i], m.slots[i].serial)
+		}
+	}
 	if p.Valid(Handle[fuzzElem]{}) || p.Get(Handle[fuzzElem]{}) != nil {
 		return errors.New("the zero Handle is valid")
 	}
@@ -251,7 +340,10 @@ func (m *poolModel) check(p *Pool[fuzzElem]) error {
 		}
 	}
 	for i, s := range m.slots {
-		if !s.live && p.elems[i] != zero {
+		switch {
+		case s.pending && p.elems[i] != (fuzzElem{tag: s.tag}):
+			return fmt.Errorf("pending slot %d holds %+v, model tag %d", i, p.elems[i], s.tag)
+		case !s.live && !s.pending && p.elems[i] != zero:
 			return fmt.Errorf("slot %d is not live but its element is %+v", i, p.elems[i])
 		}
 	}

@@ -1,16 +1,20 @@
 package pools
 
-import "unsafe"
+import (
+	"strconv"
+	"unsafe"
+)
 
-// Slot generations. A live slot's generation is odd and a free or reserved
-// slot's is even; Create and Destroy each add one. Every handle carries an
-// odd generation (HandleFromBits refuses even ones, and the zero Handle
-// fails the index bound first), so one comparison proves a handle live.
-// A slot that reaches genRetired is never reused: it is the one even value
-// no free slot holds, and stopping there keeps the last handle issued for
-// the slot (genRetired-1) stale forever, where letting the counter wrap
-// would bring back generations already handed out. A slot thus lives
-// 2^31-1 times before it retires.
+// Slot generations. A live slot's generation is odd and a free, reserved
+// or pending slot's is even; Create (or Claim) adds one, and so does
+// Destroy (or DestroyAfter, or Clear). Every handle carries an odd
+// generation (HandleFromBits refuses even ones, and the zero Handle fails
+// the index bound first), so one comparison proves a handle live. A slot
+// that reaches genRetired is never reused (a pending one retires when it
+// is reclaimed): it is the one even value no free slot holds, and stopping
+// there keeps the last handle issued for the slot (genRetired-1) stale
+// forever, where letting the counter wrap would bring back generations
+// already handed out. A slot thus lives 2^31-1 times before it retires.
 const genRetired = ^uint32(0) - 1
 
 // noSlot ends the free list. It is above MaxCapacity, so the bound check
@@ -18,8 +22,11 @@ const genRetired = ^uint32(0) - 1
 const noSlot = ^uint32(0)
 
 // slot is one slot's bookkeeping in a single 8-byte word: its generation
-// and, while the slot is free, the next slot down the free list (next is
-// meaningless while the slot is live or reserved). Threading the LIFO free
+// and a link, which threads the slot through whichever list holds it: the
+// free list while it is free (next is the slot below it), the pending
+// queue while it is pending (next is the slot queued after it), neither
+// while it is live, reserved or retired (next is meaningless then). A slot
+// is never on both lists, so one word serves both. Threading the LIFO free
 // list through the slots, instead of keeping a separate stack of indices
 // with its own length and capacity, is what brought
 // BenchmarkPoolCompare/ours-pool-create-destroy from 75 to 61 instructions
@@ -30,13 +37,17 @@ type slot struct {
 	next uint32
 }
 
-// Pool is a fixed-budget pool of T addressed by generational handles.
+// Pool is a budgeted pool of T addressed by generational handles.
 // Create takes the most recently freed slot (a LIFO free list keeps
 // recycling cache-local), Destroy zeroes the element and bumps the slot's
-// generation, so every handle to it turns stale. Create, Destroy, Get and
-// Valid are O(1); Clear is O(capacity). Besides the elements, a pool keeps
-// 28 bytes per slot (generation and free-list link, reservation entry and
-// header), all allocated by NewPool and counted in Stats.BytesCapacity.
+// generation, so every handle to it turns stale. DestroyAfter ends an
+// element the same way but keeps its slot pending, off the free list,
+// until Reclaim sees the device frame it names complete. The capacity is
+// fixed until the owner calls Grow. Create, Destroy, DestroyAfter, Get and
+// Valid are O(1), Reclaim O(1) per slot; Clear and Grow are O(capacity).
+// Besides the elements, a pool keeps 36 bytes per slot (generation and
+// list link, pending serial, reservation entry and header), all allocated
+// by NewPool or Grow and counted in Stats.BytesCapacity.
 //
 // A Pool belongs to one owner goroutine; it is not safe for concurrent
 // use.
@@ -55,8 +66,8 @@ type Pool[T any] struct {
 	// or noSlot when no slot is free.
 	head uint32
 
-	// live counts live elements and peak is its high-water mark; the free
-	// count is derived (freeCount). Create and Destroy sit at the inlining
+	// live counts live elements and peak is its maximum; the free count
+	// is derived (freeCount). Create and Destroy sit at the inlining
 	// budget (TestHotPathsInline). The peak test is a branch, not max(),
 	// which stores on every Create (two instructions more per op in
 	// BenchmarkPoolCompare); the hot paths copy p.slots into a local
@@ -68,33 +79,54 @@ type Pool[T any] struct {
 	created uint64
 	refused uint64
 
+	// The pending queue: a FIFO of pending slots threaded through
+	// slots[i].next from pendHead (oldest) to pendTail (newest), with
+	// serials[i] the device frame slot i waits for. DestroyAfter raises a
+	// serial to the newest one (tailSerial), so serials never decrease
+	// along the queue and Reclaim looks at the head only. The queue is
+	// empty when pending is 0, and then pendHead, pendTail and the tail's
+	// link mean nothing: testing the count instead of keeping noSlot
+	// markers up to date saves a store and a branch on each end.
+	// serials has the capacity as length, allocated with the slots.
+	serials    []uint64
+	pendHead   uint32
+	pendTail   uint32
+	pending    int
+	tailSerial uint64
+
+	// hw is a lower bound of the high-water mark (see highWater); it
+	// lives off the hot paths: Create and Destroy never touch it.
+	hw int
+
 	resv reservations
 	errs containerErrors
 }
 
-// NewPool returns a pool that holds at most capacity elements. A capacity
-// of 0 is legal: every Create fails. Construction makes the pool's only
-// allocations.
+// NewPool returns a pool that holds at most capacity elements until Grow
+// raises it. A capacity of 0 is legal: every Create fails. NewPool and
+// Grow make the pool's only allocations.
 func NewPool[T any](capacity int) (*Pool[T], error) {
 	if err := checkCapacity("Pool", capacity); err != nil {
 		return nil, err
 	}
 	p := &Pool[T]{
-		slots: make([]slot, capacity),
-		elems: make([]T, capacity),
-		resv:  newReservations(capacity),
-		errs:  newContainerErrors[T]("Pool", capacity),
+		slots:   make([]slot, capacity),
+		elems:   make([]T, capacity),
+		serials: make([]uint64, capacity),
+		resv:    newReservations(capacity),
+		errs:    newPoolErrors[T](capacity),
 	}
 	p.resetFreeList()
 	return p, nil
 }
 
-// resetFreeList puts every slot that is not retired on the free list,
-// lowest index on top, so a fresh or cleared pool hands out 0, 1, 2, ...
+// resetFreeList puts every slot that is free (neither retired nor live,
+// and not marked pending by Clear) on the free list, lowest index on top,
+// so a fresh or cleared pool hands out 0, 1, 2, ...
 func (p *Pool[T]) resetFreeList() {
 	p.head = noSlot
 	for i := len(p.slots) - 1; i >= 0; i-- {
-		if p.slots[i].gen != genRetired {
+		if g := p.slots[i].gen; g&1 == 0 && g != genRetired {
 			p.push(uint32(i))
 		}
 	}
@@ -102,8 +134,14 @@ func (p *Pool[T]) resetFreeList() {
 
 // freeCount returns the number of slots on the free list.
 func (p *Pool[T]) freeCount() int {
-	return len(p.slots) - p.live - p.resv.unclaimed - p.retired
+	return len(p.slots) - p.live - p.pending - p.resv.unclaimed - p.retired
 }
+
+// Available returns the number of slots Create can take now: those that
+// are neither live, pending, reserved nor retired. A batch that must be
+// admitted all or nothing checks it first; Reserve does the same and
+// holds the slots too.
+func (p *Pool[T]) Available() int { return p.freeCount() }
 
 // push puts free slot i on top of the free list.
 func (p *Pool[T]) push(i uint32) {
@@ -112,9 +150,10 @@ func (p *Pool[T]) push(i uint32) {
 }
 
 // Create makes a zeroed element live and returns its handle and a pointer
-// to it. The pointer is valid until the element is destroyed (Destroy or
-// Clear). When every slot is live, reserved or retired, Create returns
-// ErrBudgetExhausted and changes nothing but Stats.Refused.
+// to it. The pointer is valid until the element is destroyed (Destroy,
+// DestroyAfter or Clear) or the pool grows. When every slot is live,
+// pending, reserved or retired, Create returns ErrBudgetExhausted and
+// changes nothing but Stats.Refused.
 func (p *Pool[T]) Create() (Handle[T], *T, error) {
 	i, slots := p.head, p.slots
 	if uint(i) >= uint(len(slots)) {
@@ -160,7 +199,7 @@ func (p *Pool[T]) Destroy(h Handle[T]) error {
 }
 
 // Get returns a pointer to h's element, or nil when h is not live. The
-// pointer is valid until the element is destroyed.
+// pointer is valid until the element is destroyed or the pool grows.
 func (p *Pool[T]) Get(h Handle[T]) *T {
 	i, slots := ^h.notIndex, p.slots
 	if uint(i) < uint(len(slots)) && slots[i].gen == h.gen {
@@ -179,7 +218,9 @@ func (p *Pool[T]) Valid(h Handle[T]) bool {
 // reservation: every handle and every Reservation turns stale, the
 // capacity is unchanged (retired slots stay retired) and the pool is
 // immediately reusable, handing out the lowest free index first as a new
-// pool does. It is O(capacity). Per-frame workloads belong in an Arena,
+// pool does. Pending slots stay pending, in their order and with their
+// elements: a device may still reference them, so only Reclaim frees
+// them. Clear is O(capacity). Per-frame workloads belong in an Arena,
 // whose Reset is O(in use).
 func (p *Pool[T]) Clear() {
 	var zero T
@@ -196,22 +237,103 @@ func (p *Pool[T]) Clear() {
 	}
 	p.live = 0
 	p.resv.clear()
+	// Nothing is live now, so an odd generation can mark the pending
+	// slots for resetFreeList to skip; their links, which the rebuild
+	// must not overwrite, stay as they are. No handle is resolved before
+	// the marks come off.
+	for k, i := 0, p.pendHead; k < p.pending; k, i = k+1, p.slots[i].next {
+		p.slots[i].gen++
+	}
 	p.resetFreeList()
+	for k, i := 0, p.pendHead; k < p.pending; k, i = k+1, p.slots[i].next {
+		p.slots[i].gen--
+	}
+}
+
+// Grow raises the pool's capacity to capacity slots. It is the only way
+// the capacity changes: Create answers a full pool with
+// ErrBudgetExhausted whatever Grow could add.
+//
+// Every handle and every outstanding Reservation stays valid: a handle is
+// a slot index and a generation, never an address. Pointers are another
+// matter: Grow moves the elements into a new array, so every pointer that
+// Create, Get or Claim returned before it points into the old array and
+// must not be used again; resolve the handle anew. Pending slots keep
+// waiting, in the same order, for the same serials. The new slots go to
+// the bottom of the free list in ascending order, so slots freed or
+// reclaimed earlier are still reused first and Stats.HighWater rises into
+// the new slots only when nothing freed is left.
+//
+// A capacity not above the current one, or above MaxCapacity, returns an
+// error wrapping ErrInvalidCapacity and changes nothing. Grow allocates
+// the new arrays (elements, slot words, serials, reservation table) and
+// the errors that quote the capacity, and is O(capacity): it belongs to
+// load time or to a deliberate decision, never to a steady frame.
+func (p *Pool[T]) Grow(capacity int) error {
+	old := len(p.slots)
+	if capacity <= old || capacity > MaxCapacity {
+		return p.errs.grow
+	}
+	slots := make([]slot, capacity)
+	copy(slots, p.slots)
+	elems := make([]T, capacity)
+	copy(elems, p.elems)
+	serials := make([]uint64, capacity)
+	copy(serials, p.serials)
+	// The new slots, ascending, linked below the current bottom of the
+	// free list: the walk to it is O(free), within Grow's O(capacity).
+	for i := old; i < capacity-1; i++ {
+		slots[i].next = uint32(i + 1)
+	}
+	slots[capacity-1].next = noSlot
+	if p.head == noSlot {
+		p.head = uint32(old)
+	} else {
+		bottom := p.head
+		for slots[bottom].next != noSlot {
+			bottom = slots[bottom].next
+		}
+		slots[bottom].next = uint32(old)
+	}
+	p.slots, p.elems, p.serials = slots, elems, serials
+	p.resv.grow(capacity)
+	p.errs = newPoolErrors[T](capacity)
+	return nil
 }
 
 // Len returns the number of live elements.
 func (p *Pool[T]) Len() int { return p.live }
 
-// Cap returns the pool's capacity, fixed at construction.
+// Cap returns the pool's capacity, fixed at construction and raised only
+// by Grow.
 func (p *Pool[T]) Cap() int { return len(p.elems) }
 
 // perSlotBookkeeping is the bytes a Pool keeps per slot besides the
-// element: the slot word, the reservation entry and the reservation header
-// (the table holds as many headers as slots, since each outstanding
-// reservation holds at least one entry).
-const perSlotBookkeeping = unsafe.Sizeof(slot{}) + 4 + unsafe.Sizeof(reservationHeader{})
+// element: the slot word, the pending serial, the reservation entry and
+// the reservation header (the table holds as many headers as slots, since
+// each outstanding reservation holds at least one entry).
+const perSlotBookkeeping = unsafe.Sizeof(slot{}) + 8 + 4 + unsafe.Sizeof(reservationHeader{})
 
-// Stats returns a snapshot of the pool's counters.
+// highWater returns 1 + the highest slot index ever made live or
+// reserved. The free list hands out never-used slots in ascending order
+// from its bottom (NewPool, Clear and Grow all put them there), so the
+// slots ever used are exactly [0, highWater): a slot above p.hw is used
+// if and only if its generation has left 0 (Create and Claim bump it, and
+// it never comes back to 0), the reserved but unclaimed ones excepted,
+// which Reserve counts into p.hw itself. Scanning up from p.hw keeps the
+// figure off Create, which sits at the inlining budget, and costs O(1)
+// amortized: each slot is passed once in the pool's lifetime.
+func (p *Pool[T]) highWater() int {
+	h := p.hw
+	for h < len(p.slots) && p.slots[h].gen != 0 {
+		h++
+	}
+	p.hw = h
+	return h
+}
+
+// Stats returns a snapshot of the pool's counters. It is O(1) amortized
+// and allocates nothing.
 func (p *Pool[T]) Stats() Stats {
 	var zero T
 	size := unsafe.Sizeof(zero)
@@ -219,6 +341,8 @@ func (p *Pool[T]) Stats() Stats {
 		Capacity:      len(p.elems),
 		InUse:         p.live,
 		PeakInUse:     p.peak,
+		Pending:       p.pending,
+		HighWater:     p.highWater(),
 		Reserved:      p.resv.unclaimed,
 		Retired:       p.retired,
 		TotalCreated:  p.created,
@@ -230,8 +354,9 @@ func (p *Pool[T]) Stats() Stats {
 
 // Handle names one element of a Pool[T]: a 32-bit slot index and the
 // 32-bit generation the slot had when the element was created. A handle is
-// valid while its element lives; after Destroy or Clear it is stale for
-// good. The zero Handle is never valid: generation 0 is never issued.
+// valid while its element lives; after Destroy, DestroyAfter or Clear it
+// is stale for good. The zero Handle is never valid: generation 0 is never
+// issued. Handles hold no address, so they survive Grow.
 //
 // A Handle is a plain value, safe to copy and to pass between goroutines;
 // only the pool's owner goroutine may resolve it. It is meaningful only in
@@ -261,6 +386,23 @@ func (h Handle[T]) Generation() uint32 { return h.gen }
 
 // IsZero reports whether h is the zero Handle, which means "none".
 func (h Handle[T]) IsZero() bool { return h.notIndex == 0 && h.gen == 0 }
+
+// String formats h for logs and errors: "none" for the zero Handle,
+// otherwise "slot N gen G" with the index and generation in decimal, for
+// instance "slot 3 gen 5". Every steadyframe handle type reads the same
+// way. String allocates the string it returns; the hot paths never call
+// it.
+func (h Handle[T]) String() string {
+	if h.IsZero() {
+		return "none"
+	}
+	b := make([]byte, 0, len("slot 4294967295 gen 4294967295"))
+	b = append(b, "slot "...)
+	b = strconv.AppendUint(b, uint64(h.Index()), 10)
+	b = append(b, " gen "...)
+	b = strconv.AppendUint(b, uint64(h.gen), 10)
+	return string(b)
+}
 
 // Bits packs the handle into an opaque uint64 for queues that carry one (a
 // deferred release, a replay record); the zero Handle packs to 0.

@@ -100,7 +100,7 @@ func TestPoolLifecycle(t *testing.T) {
 		t.Fatal("old handle validates against the reused slot")
 	}
 	s := p.Stats()
-	want := Stats{Capacity: 2, InUse: 2, PeakInUse: 2, TotalCreated: 3, Refused: 1,
+	want := Stats{Capacity: 2, InUse: 2, PeakInUse: 2, HighWater: 2, TotalCreated: 3, Refused: 1,
 		BytesCapacity: 2 * (unsafe.Sizeof(entity{}) + perSlotBookkeeping),
 		BytesInUse:    2 * unsafe.Sizeof(entity{})}
 	if s != want {
@@ -243,8 +243,8 @@ func TestPoolDeterministic(t *testing.T) {
 
 // deterministicScript runs a fixed mix of every Pool operation that hands
 // out or takes back slots (Create, Destroy, Reserve, Claim, Release, Clear,
-// and the retirement of a spent slot) and returns each issued handle as
-// "index:generation", in order.
+// DestroyAfter, Reclaim, Grow, and the retirement of a spent slot) and
+// returns each issued handle as "index:generation", in order.
 func deterministicScript() []string {
 	p, err := NewPool[int](5)
 	if err != nil {
@@ -285,10 +285,22 @@ func deterministicScript() []string {
 	ageFreeSlots(p, genRetired-2) // slot 0 retires after one more life
 	h := create()
 	p.Destroy(h)
+	var aged []Handle[int]
 	for range 4 {
-		create()
+		aged = append(aged, create())
 	}
 	out = append(out, fmt.Sprintf("retired %d", p.Stats().Retired))
+	if err := p.Grow(7); err != nil {
+		panic(err)
+	}
+	e, f := create(), create()
+	p.DestroyAfter(e, 3)
+	p.DestroyAfter(aged[0], 2) // raised to 3; its slot's last life
+	p.DestroyAfter(f, 4)
+	for _, _, ok := p.Reclaim(3); ok; _, _, ok = p.Reclaim(3) {
+	}
+	create()
+	out = append(out, fmt.Sprintf("retired %d pending %d high water %d", p.Stats().Retired, p.Stats().Pending, p.Stats().HighWater))
 	return out
 }
 
@@ -308,6 +320,10 @@ func TestPoolDeterministicAllOperations(t *testing.T) {
 		"0:4294967293",
 		"1:4294967293", "2:4294967293", "3:4294967293", "4:4294967293",
 		"retired 1",
+		// Grow adds slots 5 and 6. Reclaim(3) frees slot 5 and retires
+		// slot 1; slot 6 waits for frame 4; Create reuses slot 5.
+		"5:1", "6:1", "5:3",
+		"retired 2 pending 1 high water 7",
 	}
 	got := deterministicScript()
 	if !slices.Equal(got, want) {
@@ -334,8 +350,8 @@ func TestHandleBits(t *testing.T) {
 	if unsafe.Sizeof(h) != 8 {
 		t.Fatalf("Handle is %d bytes, want 8", unsafe.Sizeof(h))
 	}
-	if perSlotBookkeeping != 28 {
-		t.Fatalf("Pool keeps %d bytes per slot; its doc says 28", perSlotBookkeeping)
+	if perSlotBookkeeping != 36 {
+		t.Fatalf("Pool keeps %d bytes per slot; its doc says 36", perSlotBookkeeping)
 	}
 }
 

@@ -51,6 +51,16 @@ func (r *reservations) newHeader() uint32 {
 	return id
 }
 
+// grow moves the table into arrays sized for capacity slots; every
+// outstanding Reservation keeps its id and generation, so it stays valid.
+func (r *reservations) grow(capacity int) {
+	headers := make([]reservationHeader, capacity)
+	copy(headers, r.headers)
+	entries := make([]uint32, len(r.entries), capacity)
+	copy(entries, r.entries)
+	r.headers, r.entries = headers, entries
+}
+
 // clear releases every outstanding reservation; their values turn stale.
 func (r *reservations) clear() {
 	for i := range r.headers[:r.hiwater] {
@@ -104,11 +114,16 @@ func (p *Pool[T]) Reserve(n int) (Reservation[T], error) {
 	h.start = uint32(len(r.entries))
 	h.n = uint32(n)
 	// Position 0 gets the slot Create would have returned first.
+	top := 0
 	for range n {
 		i := p.head
 		r.entries = append(r.entries, i)
 		p.head = p.slots[i].next
+		top = max(top, int(i)+1)
 	}
+	// A reserved slot keeps generation 0 until it is claimed, so the
+	// high-water mark cannot see it there (see Pool.highWater).
+	p.hw = max(p.hw, top)
 	r.unclaimed += n
 	return Reservation[T]{p: p, gen: h.gen, id: id}, nil
 }

@@ -117,12 +117,16 @@ func (a *audio) Sounds() int { return len(soundSpecs) }
 // them from a failure.
 func (a *audio) Play(sound int, volume, pan float32) error {
 	_, err := a.engine.Play(a.clips[sound], voices.PlayDesc{Volume: volume, Pan: pan, Priority: int16(sound)})
-	switch {
-	case err == nil:
+	// A switch on the value, as voices documents: Play returns its
+	// refusals as the bare sentinels, and comparing them allocates nothing,
+	// where errors.Is against a sentinel that does not match may (the
+	// runtime fills a type-assertion cache).
+	switch err {
+	case nil:
 		return nil
-	case errors.Is(err, voices.ErrQueueFull):
+	case voices.ErrQueueFull:
 		return errQueueFull
-	case errors.Is(err, voices.ErrNoVoice):
+	case voices.ErrNoVoice:
 		return errNoVoice
 	}
 	return err

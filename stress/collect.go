@@ -32,7 +32,7 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 	}
 	rep.Guard = guardSection{
 		Armed: g.Armed, Violations: g.Violations, Tolerated: g.Tolerated, SteadyAllocs: steadyAllocs,
-		ReportingFrames: r.gaps, ProgressAllocs: r.gapMall, GapAllocs: r.gapMall, OverheadPerFrame: toMS(g.Overhead),
+		ReportingFrames: r.gaps, ProgressAllocs: r.gapMall, GapAllocs: r.gapMall, OverheadPerFrame: toMS(g.Cost.Mean),
 	}
 	if r.window.open && r.window.mallocs >= steadyAllocs {
 		// Everything the process allocated in the steady window that was

@@ -3,6 +3,7 @@ package voices
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -19,13 +20,18 @@ type Bank struct {
 	mem     []byte
 	engine  *Engine
 	readers atomic.Int32 // voices reading mem; changed by the barrier holder
-	// closing is set first and cleared only by a Release that fails, so
-	// it stays set once released is: it alone refuses new voices.
+	// closing is set while any Release runs and for good once one has
+	// succeeded: it alone refuses new voices (Play, and the mixer when it
+	// starts a queued one).
 	closing  atomic.Bool // no new voice may start on this bank
 	released atomic.Bool
-	// errReleasing is Play's refusal once Release has begun, built with
-	// the bank so that refusing allocates nothing.
-	errReleasing error
+
+	// relMu guards releasers, and makes its updates atomic with closing's:
+	// a failed Release reopens the bank only if no other Release is still
+	// running on it. It is held for a few instructions, never while
+	// waiting.
+	relMu     sync.Mutex
+	releasers int
 }
 
 // ClipDesc says where a clip lies in its bank and how to read it. The zero
@@ -105,8 +111,7 @@ func (e *Engine) NewBank(name string, mem []byte) (*Bank, error) {
 	if len(mem) == 0 {
 		return nil, fmt.Errorf("%w: bank %q is empty", ErrPCM, name)
 	}
-	return &Bank{name: name, mem: mem, engine: e,
-		errReleasing: fmt.Errorf("%w: Play: bank %q is being released", ErrClosed, name)}, nil
+	return &Bank{name: name, mem: mem, engine: e}, nil
 }
 
 // Name returns the bank's name.
@@ -162,20 +167,24 @@ func (b *Bank) Clip(d ClipDesc) (Clip, error) {
 // still playing the bank to end by themselves; it does not stop them
 // (Stop them, or StopAll, first). At the timeout it fails with
 // ErrBankInUse naming the bank and the voices still reading it, and the
-// bank stays usable, as if Release had not been called.
+// bank stays usable, as if Release had not been called (unless another
+// Release of it is still running).
 //
 // If the device has stalled, the barrier cannot be crossed; after three
 // quarters of the time left, Release seizes it to count the readers
 // itself (see Engine.StopAll).
+//
+// Release returns within timeout (or a millisecond, if timeout is
+// shorter), plus microseconds, whatever StopAll, Release and Close calls
+// run concurrently; it is safe from any goroutine. After Close has ended
+// every voice, or once the bank is released, it returns nil at once.
 func (b *Bank) Release(timeout time.Duration) error {
 	if b.released.Load() {
 		return nil
 	}
 	e := b.engine
-	e.reqMu.Lock()
-	defer e.reqMu.Unlock()
-	b.closing.Store(true)
-	if e.closed.Load() {
+	b.beginRelease()
+	if e.stopped.Load() {
 		b.released.Store(true) // Close ended every voice
 		return nil
 	}
@@ -185,7 +194,8 @@ func (b *Bank) Release(timeout time.Duration) error {
 		remaining := time.Until(deadline)
 		if err := e.barrier.Wait(max(remaining*3/4, 0)); err != nil {
 			// Stalled: hold the mixer out and look for ourselves.
-			if serr := e.barrier.Seize(max(time.Until(deadline), time.Millisecond)); serr == nil {
+			if serr := e.seize(deadline); serr == nil {
+				e.mix.passSeized()
 				n := b.readers.Load()
 				e.barrier.Unseize()
 				if n == 0 {
@@ -202,11 +212,21 @@ func (b *Bank) Release(timeout time.Duration) error {
 		if time.Now().After(deadline) {
 			return b.inUse(timeout)
 		}
-		time.Sleep(min(time.Duration(spin+1)*100*time.Microsecond, 2*time.Millisecond))
+		time.Sleep(min(time.Duration(spin+1)*100*time.Microsecond, 2*time.Millisecond, time.Until(deadline)))
 	}
 }
 
-// inUse reopens the bank and builds the error naming its readers.
+// beginRelease refuses new voices for the time of a Release.
+func (b *Bank) beginRelease() {
+	b.relMu.Lock()
+	b.releasers++
+	b.closing.Store(true)
+	b.relMu.Unlock()
+}
+
+// inUse ends a failed Release: it builds the error naming the bank's
+// readers, then reopens the bank unless another Release is still running
+// or one has succeeded.
 func (b *Bank) inUse(timeout time.Duration) error {
 	var names []string
 	for s := range b.engine.slots.states {
@@ -215,7 +235,13 @@ func (b *Bank) inUse(timeout time.Duration) error {
 			names = append(names, makeHandle(uint32(s), st.gen.Load()).String())
 		}
 	}
-	b.closing.Store(false)
-	return fmt.Errorf("%w: bank %q after %v: %d voice(s) still reading it: %s",
+	err := fmt.Errorf("%w: bank %q after %v: %d voice(s) still reading it: %s",
 		ErrBankInUse, b.name, timeout, b.readers.Load(), strings.Join(names, ", "))
+	b.relMu.Lock()
+	b.releasers--
+	if b.releasers == 0 && !b.released.Load() {
+		b.closing.Store(false)
+	}
+	b.relMu.Unlock()
+	return err
 }

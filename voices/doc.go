@@ -3,34 +3,59 @@
 // sample memory explicit.
 //
 // An Engine owns one mixer, which a Device pulls as an io.Reader: the
-// sound card through package otodev (one oto context, one oto.Player whose
-// reader is the mixer), or the Offline device, which pulls on a simulated
-// clock and can render to a WAV file. Voices are pooled per source format
-// (Format: rate × channels × encoding), each preconfigured with its
-// converter and resampler step, under a total cap (32 by default) and
-// optional per-format caps. When no voice is free, the Policy chosen at
-// construction refuses (ErrNoVoice) or steals by priority, then age,
-// never a protected voice. Stop, steal and StopAll fade out over a few
-// milliseconds; volume and pan changes are ramped over a block; the mix
-// goes through a master gain and a soft clip. The same commands at the
-// same block positions give bit-identical output.
+// sound card through package otodev (one oto.Player whose reader is the
+// mixer, on the process's oto context or on one the application made); a
+// Pull, which an audio system the application already runs reads like
+// any other stream (an Ebitengine player made with NewPlayerF32); or the
+// Offline device, which pulls on a simulated clock and can render to a
+// WAV file. Voices are pooled per source format (Format: rate × channels
+// × encoding), each preconfigured with its converter and resampler step,
+// under a total cap (32 by default) and optional per-format caps. When no
+// voice is free, the Policy chosen at construction refuses (ErrNoVoice)
+// or steals by priority, then age, never a protected voice. Stop, steal
+// and StopAll fade out over a few milliseconds; volume and pan changes
+// are ramped over a block; the mix goes through a master gain and a soft
+// clip. The same commands at the same block positions give bit-identical
+// output.
+//
+// A Handle names a voice by slot and generation, with pools' conventions:
+// the zero Handle is "none", String reads "slot N gen G", and a slot whose
+// generations are spent is retired for good (Stats.Retired) rather than
+// reissued. voices keeps its own slot table instead of a pools.Pool
+// because Play reserves a slot on whichever game goroutine calls it, many
+// at once, while the audio goroutine frees slots: a Pool belongs to one
+// goroutine, and a lock around it would let one Play queue behind
+// another (and allocate a waiter) in a steady frame. The table is a
+// lock-free stack per format with atomic generations.
 //
 // # Ownership
 //
-// The mixer, and every voice in it, belongs to the audio goroutine (the
-// one the device pulls from). Game goroutines never touch a voice: Play,
-// Stop, SetVolume, SetPan, SetMasterGain and SetFormatGain validate their
-// arguments and push a fixed-size command into a bounded lock-free queue
-// (many producers, one consumer) that the mixer drains at the start of
-// every block. They never block and, once warm, never allocate, not even
-// to refuse: a full queue refuses the command with ErrQueueFull and counts
-// it, and that error, like ErrNoVoice and ErrStaleHandle, is built before
-// it is needed.
+// The mixer, and every voice in it, belongs to the audio goroutine: the
+// one the device pulls from. That is oto's goroutine with otodev, the
+// real-time loop of a real-time Offline device, the caller of Render on a
+// manual one, and whichever goroutine calls Read on a Pull (with an
+// Ebitengine player, oto's goroutines inside Ebitengine). Game goroutines
+// never touch a voice: Play, Stop, SetVolume, SetPan, SetMasterGain and
+// SetFormatGain validate their arguments and push a fixed-size command
+// into a bounded lock-free queue (many producers, one consumer) that the
+// mixer drains at the start of every block. They never block and, once
+// warm, never allocate, not even to refuse: a refusal (ErrNoVoice,
+// ErrQueueFull, ErrStaleHandle, ErrClosed) is the sentinel itself, so that
+// errors.Is(err, voices.ErrNoVoice), err == voices.ErrNoVoice and a
+// switch on err allocate nothing either; the call, format and reason are
+// in Stats.LastRefusal. (errors.Is against a different sentinel than the
+// one returned may allocate while the runtime warms a cache: see the
+// package's errors.)
 //
-// The only other party that may touch the voices is a StopAll (or a
-// Bank.Release) whose device has stalled: it seizes the mixer's drain
-// barrier (lifetime.Barrier), which locks the audio goroutine out of the
-// voices (it plays silence) until the cleanup is done.
+// The only other parties that may touch the voices are StopAll,
+// Bank.Release and Close when the device has stalled: they seize the
+// mixer's drain barrier (syncs.Barrier), which locks the audio goroutine
+// out of the voices (it plays silence) while they do its work. Those
+// three calls share no lock, so each blocks at most its own timeout, plus
+// about a millisecond, whatever others are in flight. StopAll or Release
+// called on the audio goroutine itself cannot wait for a block (none can
+// begin while it waits), so it takes the seize after three quarters of
+// its timeout: correct, but slow.
 //
 // # Lifetime
 //
@@ -45,10 +70,16 @@
 //     drain barrier for a block begun after the request; on a stalled
 //     device it falls back to seizing the barrier and ending the voices
 //     itself, within its timeout.
-//   - Engine.Close returns nil.
+//   - Engine.Close returns an error that does not wrap ErrStopAll: nil,
+//     or a failure of the device alone (its Close failed, or hung:
+//     ErrDeviceHung). Close ends every voice and cuts the device off the
+//     mixer before it waits, up to EngineDesc.CloseTimeout, for the
+//     device's own Close; a device that hangs there is abandoned and
+//     reads silence.
 //
 // After any of these, overwriting the memory cannot reach the output. A
-// Handle goes stale when its voice ends; the zero Handle is never valid.
-// Audio already rendered into the device's buffer (a few milliseconds)
-// still plays out, but it is a copy, not the caller's memory.
+// Handle goes stale when its voice ends, for good. Audio already rendered
+// into the device's buffer (a few milliseconds; with a Pull, whatever the
+// sink buffers) still plays out, but it is a copy, not the caller's
+// memory.
 package voices

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +35,9 @@ const (
 	DefaultBlockFrames = 256
 	DefaultQueueSize   = 1024
 	DefaultFadeFrames  = 128 // 2.7 ms at 48 kHz
+	// DefaultCloseTimeout bounds Close: the wait for the device's Close
+	// and for a mixer block in progress.
+	DefaultCloseTimeout = time.Second
 )
 
 // EngineDesc configures an Engine. The zero value of each field picks its
@@ -44,9 +45,10 @@ const (
 // goroutine, and the caller may reuse it afterwards.
 type EngineDesc struct {
 	// Device plays the mix; nil means an Offline device in real-time mode
-	// (silent). Use otodev.New for the sound card: if it fails to start,
-	// the engine logs the failure, falls back to a real-time Offline
-	// device, and keeps the device's error for Err.
+	// (silent). Use otodev.New for the sound card, or a Pull for an audio
+	// system the application already runs (Ebitengine): if it fails to
+	// start, the engine logs the failure, falls back to a real-time
+	// Offline device, and keeps the device's error for Err.
 	Device Device
 	// Format is the device format; the zero value means
 	// DefaultDeviceFormat (48 kHz float32 stereo).
@@ -69,6 +71,9 @@ type EngineDesc struct {
 	// FadeFrames is the fade-out of Stop, steal and StopAll, in device
 	// frames, at most BlockFrames; 0 means DefaultFadeFrames.
 	FadeFrames int
+	// CloseTimeout bounds Close (see Engine.Close), and the closing of a
+	// device that failed to start; 0 means DefaultCloseTimeout.
+	CloseTimeout time.Duration
 	// Logger receives the device fallback notice; nil means
 	// slog.Default().
 	Logger *slog.Logger
@@ -95,8 +100,9 @@ type PlayDesc struct {
 // SetPan, SetMasterGain, SetFormatGain, Playing, Stats and Err are safe
 // from any goroutine and never block: they enqueue fixed-size commands the
 // audio goroutine applies at its next block. StopAll, Bank.Release and
-// Close may block up to their timeout; they are safe from any goroutine
-// and serialise with each other.
+// Close are safe from any goroutine and block, each, at most its own
+// timeout plus a millisecond or so, whatever other calls are in flight:
+// they do not queue behind one another.
 type Engine struct {
 	format  Format
 	policy  Policy
@@ -105,14 +111,17 @@ type Engine struct {
 	mix     *mixer
 	barrier syncs.Barrier
 	dev     Device
-	noVoice *formatErrors
+	devName string  // the device's Stats().Name, read once at start
+	src     *source // what the device pulls: the mixer, until detached
 	log     *slog.Logger
 	epoch   time.Time
-	closed  atomic.Bool
 
-	// reqMu serialises barrier requesters (StopAll, Release, Close), since
-	// one Seize at a time is the barrier's rule.
-	reqMu sync.Mutex
+	closeTimeout time.Duration
+	// closed refuses every later call; stopped is set once Close has
+	// ended every voice, after which StopAll and Release have nothing left
+	// to prove.
+	closed  atomic.Bool
+	stopped atomic.Bool
 
 	// err is the first error seen, set once. It is read without a lock,
 	// and errPoll lets one caller at a time ask the device, so that Err,
@@ -121,14 +130,18 @@ type Engine struct {
 	err     atomic.Pointer[error]
 	errPoll atomic.Bool
 
-	refusals   atomic.Uint64
-	stopLastNs atomic.Int64
-	stopMaxNs  atomic.Int64
-	fallbacks  atomic.Uint64
+	refusals    atomic.Uint64
+	lastRefusal atomic.Uint32 // packed by refuse
+	stopLastNs  atomic.Int64
+	stopMaxNs   atomic.Int64
+	fallbacks   atomic.Uint64
 }
 
 // NewEngine builds the voice pools, the queue and the mixer, and starts
-// the device. Everything the steady state needs is allocated here.
+// the device. Everything the steady state needs is allocated here. It
+// blocks while the device starts (otodev waits up to its ReadyTimeout for
+// the sound card) and, if the device fails, up to EngineDesc.CloseTimeout
+// more to cut it off the mixer and close it before the fallback starts.
 func NewEngine(d EngineDesc) (*Engine, error) {
 	if d.Format == (Format{}) {
 		d.Format = DefaultDeviceFormat
@@ -159,6 +172,12 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	if d.Policy > PolicySteal {
 		return nil, fmt.Errorf("%w: Policy %d", ErrInvalid, d.Policy)
 	}
+	if d.CloseTimeout < 0 {
+		return nil, fmt.Errorf("%w: CloseTimeout %v", ErrInvalid, d.CloseTimeout)
+	}
+	if d.CloseTimeout == 0 {
+		d.CloseTimeout = DefaultCloseTimeout
+	}
 	var caps [NumFormats]int
 	for i := range caps {
 		caps[i] = d.MaxVoices
@@ -180,26 +199,35 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	e := &Engine{format: d.Format, policy: d.Policy, log: d.Logger, epoch: time.Now()}
+	e := &Engine{format: d.Format, policy: d.Policy, log: d.Logger, epoch: time.Now(), closeTimeout: d.CloseTimeout}
 	e.q = newQueue(d.QueueSize)
 	e.slots = newSlotTable(d.MaxVoices, caps, mult)
-	e.noVoice = newFormatErrors(caps, d.MaxVoices)
 	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, e.q, e.slots, &e.barrier, e.now)
+	e.src = &source{mix: e.mix}
 	e.dev = d.Device
 	if e.dev == nil {
 		e.dev = NewOffline(OfflineDesc{RealTime: true, BlockFrames: d.BlockFrames})
 	}
-	if err := e.dev.Start(d.Format, e.mix); err != nil {
+	e.devName = e.dev.Stats().Name
+	if err := e.dev.Start(d.Format, e.src); err != nil {
 		e.setErr(fmt.Errorf("voices: device: %w", err))
 		e.log.Warn("voices: audio device failed to start; falling back to the silent offline device", "err", err)
 		// A device can fail after its audio goroutine began pulling (a
-		// player that errs once started): close it, so that the mixer has
-		// exactly one reader, the fallback.
-		if cerr := e.dev.Close(); cerr != nil {
+		// player that errs once started): cut it off the mixer and close
+		// it, so that the mixer has exactly one reader, the fallback.
+		deadline := time.Now().Add(d.CloseTimeout)
+		if !e.src.detach(deadline) {
+			return nil, fmt.Errorf("%w: %s: a read of the mixer by the device that failed to start did not end within %v",
+				ErrDeviceHung, e.devName, d.CloseTimeout)
+		}
+		if cerr := closeDevice(e.dev, e.devName, deadline, d.CloseTimeout); cerr != nil {
+			e.setErr(cerr)
 			e.log.Warn("voices: closing the failed audio device", "err", cerr)
 		}
 		e.dev = NewOffline(OfflineDesc{RealTime: true, BlockFrames: d.BlockFrames})
-		if err := e.dev.Start(d.Format, e.mix); err != nil {
+		e.devName = e.dev.Stats().Name
+		e.src = &source{mix: e.mix}
+		if err := e.dev.Start(d.Format, e.src); err != nil {
 			return nil, fmt.Errorf("voices: offline fallback: %w", err)
 		}
 	}
@@ -241,13 +269,19 @@ func (e *Engine) Format() Format { return e.format }
 // Play starts clip with the settings in d and returns the voice's handle.
 // It checks everything it can at once (a clip of a released bank, a bad
 // volume or pan, no voice free under PolicyRefuse, a full queue) and
-// returns the error; nothing is queued then. Once the pool is warm it
-// allocates nothing, and neither does a refusal for want of a voice or
-// of queue space (ErrNoVoice, ErrQueueFull: those errors are built
-// beforehand). The voice starts at the mixer's next block.
+// returns the error; nothing is queued then. The voice starts at the
+// mixer's next block.
+//
+// Once the pool is warm Play allocates nothing, and neither does a
+// refusal: ErrNoVoice, ErrQueueFull, and ErrClosed (a closed engine, a
+// released bank) come back as the sentinels themselves, so testing one
+// with errors.Is against its own sentinel, or with ==, allocates nothing
+// either (see the package's errors for testing against several). Which
+// call, format and reason are in Stats.LastRefusal. Bad arguments get a
+// wrapped ErrInvalid or ErrPCM naming them.
 func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if e.closed.Load() {
-		return 0, errsPlay.closed
+		return 0, e.refuse(callPlay, reasonClosed, -1)
 	}
 	c := clip.c
 	if c == nil {
@@ -257,7 +291,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 		return 0, fmt.Errorf("%w: clip of bank %q belongs to another engine", ErrInvalid, c.bank.name)
 	}
 	if c.bank.closing.Load() {
-		return 0, c.bank.errReleasing
+		return 0, e.refuse(callPlay, reasonBankReleased, c.fi)
 	}
 	vol := d.Volume
 	if vol == 0 {
@@ -274,7 +308,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if !e.slots.reserve(p) {
 		if e.policy == PolicyRefuse {
 			e.refusals.Add(1)
-			return 0, e.noVoice.capped[c.fi]
+			return 0, e.refuse(callPlay, reasonCapped, c.fi)
 		}
 		flags |= cmdFlagSteal
 	}
@@ -284,7 +318,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 			e.slots.unreserve(p)
 		}
 		e.refusals.Add(1)
-		return 0, e.noVoice.busy[c.fi]
+		return 0, e.refuse(callPlay, reasonBusy, c.fi)
 	}
 	st := &e.slots.states[slot]
 	gen := st.gen.Load()
@@ -303,7 +337,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 		if flags&cmdFlagSteal == 0 {
 			e.slots.unreserve(p)
 		}
-		return 0, errsPlay.queueFull
+		return 0, e.refuse(callPlay, reasonQueueFull, c.fi)
 	}
 	return makeHandle(slot, gen), nil
 }
@@ -328,55 +362,61 @@ func (e *Engine) Playing(h Handle) bool {
 	return ok
 }
 
-// voiceCmd queues a command for h's voice. Its refusals are prebuilt:
-// they allocate nothing.
-func (e *Engine) voiceCmd(h Handle, c command, errs *callErrors) error {
+// voiceCmd queues a command for h's voice. Its refusals are the bare
+// sentinels: they allocate nothing.
+func (e *Engine) voiceCmd(h Handle, c command, call callID) error {
 	if e.closed.Load() {
-		return errs.closed
+		return e.refuse(call, reasonClosed, -1)
 	}
 	slot, ok := e.slots.liveHandle(h)
 	if !ok {
-		return errs.stale
+		return e.refuse(call, reasonStale, -1)
 	}
 	c.slot, c.gen = slot, h.gen()
 	if !e.q.push(&c) {
-		return errs.queueFull
+		return e.refuse(call, reasonQueueFull, -1)
 	}
 	return nil
 }
 
-// Stop fades h's voice out over FadeFrames and ends it.
+// Stop fades h's voice out over FadeFrames and ends it. Its refusals
+// (ErrStaleHandle, ErrQueueFull, ErrClosed) are the bare sentinels, as
+// Play's are, and allocate nothing.
 func (e *Engine) Stop(h Handle) error {
-	return e.voiceCmd(h, command{kind: cmdStop}, errsStop)
+	return e.voiceCmd(h, command{kind: cmdStop}, callStop)
 }
 
-// SetVolume changes h's volume (0..4), smoothed over one block.
+// SetVolume changes h's volume (0..4), smoothed over one block. It
+// refuses as Stop does.
 func (e *Engine) SetVolume(h Handle, v float32) error {
 	if err := checkVolume(v); err != nil {
 		return err
 	}
-	return e.voiceCmd(h, command{kind: cmdVolume, value: v}, errsSetVolume)
+	return e.voiceCmd(h, command{kind: cmdVolume, value: v}, callSetVolume)
 }
 
-// SetPan changes h's pan (-1..1), smoothed over one block.
+// SetPan changes h's pan (-1..1), smoothed over one block. It refuses as
+// Stop does.
 func (e *Engine) SetPan(h Handle, p float32) error {
 	if err := checkPan(p); err != nil {
 		return err
 	}
-	return e.voiceCmd(h, command{kind: cmdPan, pan: p}, errsSetPan)
+	return e.voiceCmd(h, command{kind: cmdPan, pan: p}, callSetPan)
 }
 
 // SetMasterGain sets the gain (0..4) applied to the whole mix before the
-// soft clip, smoothed over one block.
+// soft clip, smoothed over one block. Its refusals (ErrQueueFull,
+// ErrClosed) are the bare sentinels.
 func (e *Engine) SetMasterGain(g float32) error {
 	if err := checkVolume(g); err != nil {
 		return err
 	}
-	return e.ctlCmd(command{kind: cmdMaster, value: g}, errsSetMasterGain)
+	return e.ctlCmd(command{kind: cmdMaster, value: g}, callSetMasterGain, -1)
 }
 
 // SetFormatGain sets the gain (0..4) of every voice whose source has
-// format f, smoothed over one block.
+// format f, smoothed over one block. Its refusals (ErrQueueFull,
+// ErrClosed) are the bare sentinels.
 func (e *Engine) SetFormatGain(f Format, g float32) error {
 	if err := f.Validate(); err != nil {
 		return err
@@ -384,86 +424,16 @@ func (e *Engine) SetFormatGain(f Format, g float32) error {
 	if err := checkVolume(g); err != nil {
 		return err
 	}
-	return e.ctlCmd(command{kind: cmdFormatGain, slot: uint32(f.index()), value: g}, errsSetFormatGain)
+	fi := f.index()
+	return e.ctlCmd(command{kind: cmdFormatGain, slot: uint32(fi), value: g}, callSetFormatGain, fi)
 }
 
-func (e *Engine) ctlCmd(c command, errs *callErrors) error {
+func (e *Engine) ctlCmd(c command, call callID, fi int) error {
 	if e.closed.Load() {
-		return errs.closed
+		return e.refuse(call, reasonClosed, fi)
 	}
 	if !e.q.push(&c) {
-		return errs.queueFull
-	}
-	return nil
-}
-
-// StopAll stops every voice and returns once no voice references any
-// caller memory, so the caller may free or overwrite every bank. Voices
-// fade out within one block.
-//
-// It marks the queue position it starts at (every Play queued below the
-// mark is cancelled, even one another goroutine is still writing into the
-// queue), then waits on the drain barrier for the audio goroutine to
-// finish a block begun after the request. If the device has stalled or
-// died (the mixer is not being called), the wait times out after three
-// quarters of timeout and StopAll falls back: it seizes the barrier (the
-// mixer is then outside a block, and skips blocks, playing silence, until
-// released), applies the queued commands and ends every voice itself,
-// then unseizes. Either way no voice reads caller memory afterwards. It
-// fails with ErrStopAll only if the mixer stayed inside one block for the
-// whole timeout. On success it allocates nothing.
-func (e *Engine) StopAll(timeout time.Duration) error {
-	e.reqMu.Lock()
-	defer e.reqMu.Unlock()
-	if e.closed.Load() {
-		return nil // Close already ended every voice
-	}
-	return e.stopAll(timeout)
-}
-
-func (e *Engine) stopAll(timeout time.Duration) error {
-	start := time.Now()
-	e.mix.stopMark.Store(e.q.claimed())
-	if err := e.barrier.Wait(timeout * 3 / 4); err != nil {
-		if serr := e.barrier.Seize(max(timeout-time.Since(start), time.Millisecond)); serr != nil {
-			return fmt.Errorf("%w after %v: %w; fallback: %w", ErrStopAll, timeout, err, serr)
-		}
-		e.mix.stopNow()
-		e.barrier.Unseize()
-		e.fallbacks.Add(1)
-	}
-	recordNs(&e.stopLastNs, &e.stopMaxNs, int64(time.Since(start)))
-	return nil
-}
-
-// CloseTimeout bounds Close's wait for a mixer block in progress.
-const CloseTimeout = time.Second
-
-// Close stops the device (so the mixer is not read again), then ends
-// every voice at once and makes later calls fail with ErrClosed. Once it
-// returns nil, no voice reads caller memory. There is no fade: the device
-// no longer plays. Close is idempotent.
-func (e *Engine) Close() error {
-	e.reqMu.Lock()
-	defer e.reqMu.Unlock()
-	if e.closed.Swap(true) {
-		return nil
-	}
-	devErr := e.dev.Close()
-	// Every queue position is below this mark, so a Play that passed the
-	// closed check just before Close, or sits behind a cell its producer
-	// is still writing, is refused whenever it is popped: it can never
-	// start on memory the caller frees once Close has returned.
-	e.mix.stopMark.Store(math.MaxUint64)
-	if err := e.barrier.Seize(CloseTimeout); err != nil {
-		return fmt.Errorf("%w: Close: %w", ErrStopAll, err)
-	}
-	e.mix.stopNow()
-	e.barrier.Unseize()
-	if devErr != nil {
-		err := fmt.Errorf("voices: closing device: %w", devErr)
-		e.setErr(err)
-		return err
+		return e.refuse(call, reasonQueueFull, fi)
 	}
 	return nil
 }

@@ -90,13 +90,15 @@ func TestBadInput(t *testing.T) {
 	if e.Playing(h) {
 		t.Fatal("voice still playing after its clip ended")
 	}
-	for name, err := range map[string]error{
-		"Stop": e.Stop(h), "SetVolume": e.SetVolume(h, 1), "SetPan": e.SetPan(h, 0),
+	for name, call := range map[string]func() error{
+		"Stop": func() error { return e.Stop(h) }, "SetVolume": func() error { return e.SetVolume(h, 1) },
+		"SetPan": func() error { return e.SetPan(h, 0) },
 	} {
-		// The error names the call, not the handle: it is prebuilt, so that
-		// refusing allocates nothing (TestRefusalAllocs).
-		if !errors.Is(err, ErrStaleHandle) || !strings.Contains(err.Error(), name) {
-			t.Errorf("%s on an ended voice: %v, want ErrStaleHandle naming the call", name, err)
+		// The error is the bare sentinel, so that refusing allocates
+		// nothing (TestRefusalAllocs); the call is named in LastRefusal.
+		err := call()
+		if r := e.Stats().LastRefusal; err != ErrStaleHandle || r.Call != name || r.Err != ErrStaleHandle {
+			t.Errorf("%s on an ended voice: %v (last refusal %v), want ErrStaleHandle naming the call", name, err, r)
 		}
 	}
 	other, _ := offlineEngine(t, EngineDesc{})
@@ -119,7 +121,7 @@ func TestBadInput(t *testing.T) {
 
 func TestEngineDescErrors(t *testing.T) {
 	for _, d := range []EngineDesc{
-		{MaxVoices: -1}, {BlockFrames: 8}, {FadeFrames: 512, BlockFrames: 256}, {Policy: 7},
+		{MaxVoices: -1}, {BlockFrames: 8}, {FadeFrames: 512, BlockFrames: 256}, {Policy: 7}, {CloseTimeout: -time.Second},
 		{Format: Format{Rate: 1, Channels: 2, Encoding: EncodingFloat32LE}},
 		{FormatCaps: map[Format]int{mono44: 99}}, {FormatCaps: map[Format]int{{}: 1}},
 	} {

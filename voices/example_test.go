@@ -96,3 +96,56 @@ func ExampleOffline_RenderWAV() {
 	// Output:
 	// 384058 RIFF WAVE 1s
 }
+
+// A game that skips a sound when the mixer is full tells the refusals
+// apart by value: each is the bare sentinel, so neither the refusal nor
+// the switch allocates in a steady frame. What the error leaves out is in
+// Stats.LastRefusal.
+func ExampleEngine_Play_refused() {
+	eng, _ := voices.NewEngine(voices.EngineDesc{Device: voices.NewOffline(voices.OfflineDesc{}), MaxVoices: 1})
+	defer eng.Close()
+	f := voices.Format{Rate: 44100, Channels: 1, Encoding: voices.EncodingInt16LE}
+	beep, _ := eng.NewClip("beep", sine(), f)
+
+	for i := 0; i < 2; i++ {
+		switch _, err := eng.Play(beep, voices.PlayDesc{}); err {
+		case nil:
+			fmt.Println("playing")
+		case voices.ErrNoVoice, voices.ErrQueueFull:
+			fmt.Println("skipped:", eng.Stats().LastRefusal)
+		default:
+			panic(err) // a bug: a bad volume, a released bank, ...
+		}
+	}
+	// Output:
+	// playing
+	// skipped: Play of a 44100Hz/1ch/s16le clip: voices: no voice free (every voice the caps allow is busy)
+}
+
+// A Pull device is read by whatever already runs the application's audio;
+// here the example pulls it itself. With Ebitengine:
+//
+//	player, err := audioContext.NewPlayerF32(pull)
+func ExampleNewPull() {
+	pull := voices.NewPull()
+	eng, err := voices.NewEngine(voices.EngineDesc{Device: pull})
+	if err != nil {
+		panic(err)
+	}
+	beep, _ := eng.NewClip("beep", sine(), voices.Format{Rate: 44100, Channels: 1, Encoding: voices.EncodingInt16LE})
+	if _, err := eng.Play(beep, voices.PlayDesc{}); err != nil {
+		panic(err)
+	}
+	buf := make([]byte, 4800*8) // 100 ms of float32 stereo at 48 kHz
+	n, err := pull.Read(buf)
+	fmt.Println(n, err, math.Float32frombits(binary.LittleEndian.Uint32(buf[8*100:])) != 0)
+
+	if err := eng.Close(); err != nil {
+		panic(err)
+	}
+	n, err = pull.Read(buf)
+	fmt.Println(n, err)
+	// Output:
+	// 38400 <nil> true
+	// 0 EOF
+}

@@ -15,15 +15,18 @@ import (
 // here so that the mixer, queue, converters and banks build and test
 // without cgo.
 //
-// The engine calls Start once and Close once (even after a failed
-// Start, so that a device whose goroutine began pulling stops), from the
-// goroutine that calls NewEngine and Close; Stats and Err may be called
-// from any goroutine.
+// The engine calls Start once, from the goroutine that calls NewEngine,
+// and Close once (even after a failed Start, so that a device whose
+// goroutine began pulling stops), on a goroutine of its own that it
+// abandons if Close outlives EngineDesc.CloseTimeout; Stats and Err may
+// be called from any goroutine and must not block.
 type Device interface {
 	// Start begins pulling src, which renders interleaved frames of f
-	// and never fails, from the device's own audio goroutine, and returns
-	// once the device runs or has failed to start. src must not be read
-	// after Close returns.
+	// and never fails, from the device's own audio goroutine (or the
+	// application's, for a Pull), and returns once the device runs or has
+	// failed to start. src must not be read after Close returns; once the
+	// engine has begun closing, or has given up on a failed Start, src
+	// reads silence without touching the mixer.
 	Start(f Format, src io.Reader) error
 	// Stats reports the device's buffering and underruns.
 	Stats() DeviceStats

@@ -5,10 +5,13 @@ import (
 	"sync/atomic"
 )
 
-// Handle names one playing voice. It is a plain value, safe to copy and
-// use from any goroutine. The zero Handle is never valid, and a handle
+// Handle names one playing voice: a slot index and the slot's generation
+// when the voice started. It is a plain value, safe to copy and use from
+// any goroutine. The zero Handle means "none" and is never valid. A handle
 // goes stale, for good, once its voice ends: the slot's generation moves
-// on, so a later voice in the same slot has a different handle.
+// on, so a later voice in the same slot has a different handle, and a slot
+// whose 2^32 generations are spent is retired instead of reused
+// (Stats.Retired), so no generation is ever issued twice.
 type Handle uint64
 
 func makeHandle(slot, gen uint32) Handle { return Handle(uint64(gen)<<32 | uint64(slot+1)) }
@@ -20,14 +23,20 @@ func (h Handle) slot() (uint32, bool) {
 
 func (h Handle) gen() uint32 { return uint32(h >> 32) }
 
-// String formats h as "voice#slot.gen".
+// String formats h as "slot N gen G", or "none" for the zero Handle: the
+// form pools.Handle uses, so logs read the same for both.
 func (h Handle) String() string {
 	if h == 0 {
-		return "voice#none"
+		return "none"
 	}
 	s, _ := h.slot()
-	return fmt.Sprintf("voice#%d.%d", s, h.gen())
+	return fmt.Sprintf("slot %d gen %d", s, h.gen())
 }
+
+// lastGen is the last generation a slot issues. Retiring the slot there,
+// rather than letting the counter wrap to 0, keeps every handle it ever
+// issued stale for good.
+const lastGen = ^uint32(0)
 
 // slotState is the part of a voice slot that producers may read: its
 // generation and whether it is reserved or playing. The mixer owns the
@@ -51,6 +60,9 @@ type formatPool struct {
 	active atomic.Int32
 	peak   atomic.Int32
 	head   atomic.Uint64 // tag<<32 | (slot index + 1)
+	// retired counts slots whose generations are spent: they are never
+	// pushed back, so the pool has size-retired slots left.
+	retired atomic.Int32
 }
 
 // slotTable holds every voice slot's shared state and the per-format
@@ -61,6 +73,8 @@ type slotTable struct {
 	total  atomic.Int32 // voices counted against the total cap
 	peak   atomic.Int32 // most voices counted against the total cap at once
 	cap    int32
+	// retired counts slots retired for good, over every pool.
+	retired atomic.Int32
 }
 
 // newSlotTable lays out pools of caps[i]*mult slots each (mult is 2 when
@@ -172,7 +186,8 @@ func (t *slotTable) push(p *formatPool, s uint32) {
 	}
 }
 
-// live reports whether h names a reserved or playing voice.
+// liveHandle reports whether h names a reserved or playing voice, and
+// returns its slot.
 func (t *slotTable) liveHandle(h Handle) (uint32, bool) {
 	s, ok := h.slot()
 	if !ok || int(s) >= len(t.states) {
@@ -182,10 +197,19 @@ func (t *slotTable) liveHandle(h Handle) (uint32, bool) {
 	return s, st.gen.Load() == h.gen() && st.live.Load()
 }
 
-// retire ends slot s: its handle goes stale, then the slot is free again.
+// retire ends the voice in slot s: its handle goes stale, then the slot
+// is free again, unless it has just used its last generation: then it is
+// retired for good, never reissued, and counted (Stats.Retired), so the
+// pool is visibly one slot smaller. The barrier holder alone calls it.
 func (t *slotTable) retire(p *formatPool, s uint32) {
 	st := &t.states[s]
 	st.bank.Store(nil)
+	if st.gen.Load() == lastGen {
+		st.live.Store(false)
+		p.retired.Add(1)
+		t.retired.Add(1)
+		return
+	}
 	st.gen.Add(1)
 	st.live.Store(false)
 	t.push(p, s)

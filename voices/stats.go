@@ -14,6 +14,13 @@ type FormatStats struct {
 	Active int // voices counted against this format's cap now
 	Peak   int // most voices counted against this format's cap at once; never above Cap
 	Cap    int
+	// Slots is how many voice slots the format has left: Cap (twice Cap
+	// under PolicySteal, for fading victims) less Retired. Once Slots
+	// falls to Active, Play of the format is refused for want of a slot.
+	Slots int
+	// Retired counts the format's slots retired for good because their
+	// 2^32 handle generations are spent.
+	Retired int
 }
 
 // Stats is a snapshot of an Engine's counters: a plain value, safe to
@@ -30,6 +37,11 @@ type Stats struct {
 	// replacements play), never 2×MaxVoices.
 	MixPeak int
 	Formats [NumFormats]FormatStats // in a fixed order: rate, then channels, then encoding
+	// Retired counts voice slots retired for good, over every format: a
+	// slot serves 2^32 voices, then is never reissued, so no stale Handle
+	// can become valid again. Each retired slot is one fewer in its
+	// format's Slots.
+	Retired int
 
 	Refusals  uint64 // Plays refused: no voice, a steal with no victim, a bank being released, or cancelled by StopAll
 	Steals    uint64
@@ -37,6 +49,11 @@ type Stats struct {
 	Underruns uint64 // device reads that found its buffers empty
 	Blocks    uint64 // mixer blocks rendered
 	Skipped   uint64 // blocks played silent while a StopAll held the mixer
+	// LastRefusal describes the most recent call refused with a bare
+	// sentinel (Play, Stop, SetVolume, SetPan, SetMasterGain,
+	// SetFormatGain): the call, the format and the reason its error
+	// leaves out.
+	LastRefusal Refusal
 
 	MixLast, MixMax, MixTotal time.Duration // time to mix one block
 	PlayToMixLast             time.Duration // from a Play call to the start of the block that first renders it
@@ -64,6 +81,8 @@ func (e *Engine) Stats() Stats {
 		PlayToMixLast: time.Duration(m.playLastNs.Load()), PlayToMixMax: time.Duration(m.playMaxNs.Load()),
 		StopAllLast: time.Duration(e.stopLastNs.Load()), StopAllMax: time.Duration(e.stopMaxNs.Load()),
 		StopAllFallbacks: e.fallbacks.Load(),
+		Retired:          int(e.slots.retired.Load()),
+		LastRefusal:      lastRefusalOf(e.lastRefusal.Load()),
 		Device:           e.dev.Stats(),
 		Barrier:          e.barrier.Stats(),
 	}
@@ -74,17 +93,17 @@ func (e *Engine) Stats() Stats {
 	s.Blocks, s.Skipped = s.Barrier.Passes, s.Barrier.Skipped
 	for i := range s.Formats {
 		p := &e.slots.pools[i]
-		s.Formats[i] = FormatStats{Format: p.format, Active: int(p.active.Load()), Peak: int(p.peak.Load()), Cap: int(p.cap)}
+		r := int(p.retired.Load())
+		s.Formats[i] = FormatStats{Format: p.format, Active: int(p.active.Load()), Peak: int(p.peak.Load()), Cap: int(p.cap),
+			Slots: int(p.size) - r, Retired: r}
 	}
 	return s
 }
 
 // recordNs stores d as the latest of a duration and raises its maximum.
-// Each pair has one writer at a time (the barrier holder, or the StopAll
-// holding reqMu), so the maximum needs no compare-and-swap.
+// StopAlls may run concurrently, so the maximum only ever rises through
+// syncs.StoreMax.
 func recordNs(last, most *atomic.Int64, d int64) {
 	last.Store(d)
-	if d > most.Load() {
-		most.Store(d)
-	}
+	syncs.StoreMax(most, d)
 }

@@ -115,3 +115,33 @@ func TestBinariesLeanDeps(t *testing.T) {
 		t.Fatalf("found %d commands, want stress and cmd/demo at least", seen)
 	}
 }
+
+// TestDecodersStayInTheirPackages: a game that plays no MP3 or FLAC files
+// carries no decoder. Only voices/mp3 links go-mp3 and only voices/flac
+// links mewkiz/flac (commands that load such files may link them too).
+func TestDecodersStayInTheirPackages(t *testing.T) {
+	owners := map[string]string{
+		"github.com/hajimehoshi/go-mp3": module + "/voices/mp3",
+		"github.com/mewkiz/flac":        module + "/voices/flac",
+	}
+	linked := map[string]bool{}
+	for path, p := range listAll(t) {
+		for _, d := range p.deps {
+			for dec, owner := range owners {
+				if d != dec && !strings.HasPrefix(d, dec+"/") {
+					continue
+				}
+				if path == owner {
+					linked[dec] = true
+				} else if p.name != "main" && !strings.HasPrefix(path, owner+"/") {
+					t.Errorf("%s links the decoder %s; only %s may", path, d, owner)
+				}
+			}
+		}
+	}
+	for dec, owner := range owners {
+		if !linked[dec] {
+			t.Errorf("%s does not list %s: the check is not looking at the decoder", owner, dec)
+		}
+	}
+}

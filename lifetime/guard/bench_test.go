@@ -1,28 +1,68 @@
 package guard
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
-// BenchmarkGuardFrame is the Guard's overhead per armed, clean frame:
-// two runtime.ReadMemStats calls.
+// spin keeps n goroutines running without allocating or blocking, so a
+// stop-the-world has to preempt them (asynchronously, by signal): the case
+// where ReadMemStats's pause grows. It returns the function that stops them.
+func spin(n int) (stop func()) {
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for x := 0; !done.Load(); x++ {
+			}
+		}()
+	}
+	return func() { done.Store(true); wg.Wait() }
+}
+
+// BenchmarkGuardFrame is the Guard's cost per armed, clean frame (ns/op is
+// the mean, bookkeeping included), side by side: window=1 is the per-frame
+// mode (two runtime.ReadMemStats a frame, each a stop-the-world), window=32
+// the default (one read per 32 frames). load=busy runs GOMAXPROCS-1
+// goroutines that compute without allocating, which the stop-the-world must
+// preempt. p99-ns and max-ns are the guard's own distribution (Report.Cost).
+// Compare with: benchstat -col /window.
 func BenchmarkGuardFrame(b *testing.B) {
-	g, err := New(Desc{Settle: 1})
-	if err != nil {
-		b.Fatal(err)
+	for _, load := range []string{"idle", "busy"} {
+		for _, window := range []int{1, DefaultWindow} {
+			b.Run(fmt.Sprintf("load=%s/window=%d", load, window), func(b *testing.B) {
+				if load == "busy" {
+					defer spin(max(runtime.GOMAXPROCS(0)-1, 1))()
+				}
+				g, err := New(Desc{Settle: 1, Window: window, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					g.BeginFrame()
+					g.EndFrame()
+				}
+				b.StopTimer()
+				g.CloseWindow()
+				r := g.Report()
+				b.ReportMetric(float64(r.Cost.P99.Nanoseconds()), "p99-ns")
+				b.ReportMetric(float64(r.Cost.Max.Nanoseconds()), "max-ns")
+				// Count-only mode cannot tell the runtime's own rare
+				// allocations (a new OS thread) from ours, so a benchmark
+				// run reports them instead of failing on them; the tests
+				// assert the steady path allocates nothing.
+				b.ReportMetric(float64(r.Violations), "violations")
+			})
+		}
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		g.BeginFrame()
-		g.EndFrame()
-	}
-	// Count-only mode cannot tell the runtime's own rare allocations (a
-	// new OS thread) from ours, so a benchmark run reports them instead of
-	// failing on them; the tests assert the steady path allocates nothing.
-	b.ReportMetric(float64(g.Report().Violations), "violations")
 }
 
 // BenchmarkGuardViolationSites is the cost of one violating frame in site
@@ -32,7 +72,7 @@ func BenchmarkGuardViolationSites(b *testing.B) {
 	rate := runtime.MemProfileRate
 	EnableSiteProfiling()
 	defer func() { runtime.MemProfileRate = rate }()
-	g, err := New(Desc{Settle: 1, Sites: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	g, err := New(Desc{Settle: 1, Window: 1, Sites: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"runtime/metrics"
 	"sync/atomic"
 	"time"
 )
@@ -11,6 +12,18 @@ import (
 // DefaultSettleFrames is how many frames a Guard lets pass before it
 // arms: warm-up work (pools filling, first-use caches) happens there.
 const DefaultSettleFrames = 120
+
+// DefaultWindow is how many armed frames share one exact count. 32 reads
+// the count 64 times less often than two reads a frame, and at 60 Hz
+// still names a one-off violation within about half a second.
+const DefaultWindow = 32
+
+// DefaultMinFrames is how many armed frames a run needs before Verdict
+// passes it: five seconds at 60 Hz, so once-a-second work (log lines,
+// progress, churn at the stress tool's default rates) has run inside
+// armed frames several times, and about ten windows of DefaultWindow, so
+// the steady state is seen to stay steady rather than glimpsed once.
+const DefaultMinFrames = 300
 
 // DefaultViolationLog is how many violations a Guard keeps in detail.
 const DefaultViolationLog = 64
@@ -34,20 +47,29 @@ type Desc struct {
 	// Settle is the number of frames to let pass before arming; 0 means
 	// DefaultSettleFrames. Negative is invalid.
 	Settle int
+	// Window is how many consecutive armed frames share one exact count;
+	// 0 means DefaultWindow, 1 counts every frame alone with two reads a
+	// frame (the cost BenchmarkGuardFrame compares against). Negative is
+	// invalid. See the package documentation for how windows narrow.
+	Window int
+	// MinFrames is how many armed frames Verdict requires; 0 means
+	// DefaultMinFrames. A unit test that runs a handful of frames sets
+	// it to what it runs. Negative is invalid.
+	MinFrames int
 	// Sites names the allocating call sites of each violation from
-	// runtime.MemProfile. It requires EnableSiteProfiling to have been
-	// called before the work started. Use it for pass/fail gates: without
-	// it, the runtime's own rare allocations (an M for a new OS thread, the
-	// scavenger's timer heap; see RuntimeReason) cannot be told apart and
-	// count as violations.
+	// runtime.MemProfile, and the code that started its goroutines. It
+	// requires EnableSiteProfiling to have been called before the work
+	// started. Use it for pass/fail gates: without it, the runtime's own
+	// rare allocations (RuntimeExemptions) cannot be told apart and count
+	// as violations.
 	Sites bool
 	// Prefixes are the function-name prefixes of guarded code, used to name
 	// a site by the guarded function that caused it; nil means the module
 	// path "github.com/steadyframe/steadyframe" and "main.".
 	Prefixes []string
 	// Allow lists tolerated third-party sites. It requires Sites, because
-	// a frame is tolerated only when every one of its allocations is
-	// attributed to an allowlisted site.
+	// a span is tolerated only when every one of its allocations and
+	// goroutine starts is attributed to an allowlisted site.
 	Allow []Allow
 	// Log is the capacity of the violation log; 0 means
 	// DefaultViolationLog. Violations beyond it are counted, not kept.
@@ -57,96 +79,80 @@ type Desc struct {
 	Logger *slog.Logger
 }
 
-// Violation is one armed frame that allocated. The values in a
-// Report are copies the caller owns and may hand to any goroutine.
-type Violation struct {
-	Frame  uint64 // the guard's frame serial, 1 for the first BeginFrame
-	Allocs uint64 // heap objects allocated process-wide during the frame
-	// Sites are the allocation sites attributed to the frame, in site mode.
-	Sites []Site
-	// Exact reports that nothing allocated between frames since the last
-	// profile read and that the profile had published every allocation up
-	// to the read, so Sites hold this frame's allocations and no others.
-	Exact bool
-}
-
-// Report is a snapshot of what a Guard has seen. Its slices are
-// copies owned by the caller, who may hand the report to any goroutine.
-type Report struct {
-	Frames     uint64 // frames seen
-	Armed      uint64 // frames checked after settling
-	Tolerated  uint64 // armed frames whose allocations were all allowlisted
-	Violations uint64 // armed frames that allocated, including those not logged
-	// Log holds the first violations, up to the log capacity.
-	Log []Violation
-	// Sites holds every unique site seen, in the order first seen.
-	Sites []Site
-	// Overhead is the guard's mean cost per frame on the steady path (two
-	// runtime.ReadMemStats calls, each a brief stop-the-world).
-	Overhead time.Duration
-}
-
-// Guard asserts that steady-state frames allocate nothing on the heap.
-// It counts runtime.MemStats.Mallocs between BeginFrame and EndFrame, which
-// covers every goroutine in the process: worker goroutines and the audio
-// callback are guarded as much as the frame goroutine, and an allocation by
-// any of them inside the frame window is a violation of that frame.
+// Guard asserts that steady-state frames allocate nothing on the heap and
+// start no goroutines. It reads runtime.MemStats.Mallocs and the
+// runtime's count of goroutines created at window boundaries, which covers
+// every goroutine in the process: worker goroutines and the audio callback
+// are guarded as much as the frame goroutine, and an allocation by any of
+// them inside a window is a violation of that window.
 //
-// In site mode the guard forces a GC when it arms and on each violation,
-// because runtime.MemProfile is only current after one. A GC empties every
-// sync.Pool and the runtime's sudog cache, so the first frame that uses one
-// afterwards allocates again; that is a real allocation and is reported as
-// one (allowlist a third-party pool, with its reason). A steady state that
-// allocates nothing triggers no GC of its own.
+// In site mode the guard forces a GC when it arms and on each flagged
+// span, because runtime.MemProfile is only current after one. A GC empties
+// every sync.Pool and the runtime's sudog cache, so the first frame that
+// uses one afterwards allocates again; that is a real allocation and is
+// reported as one (allowlist a third-party pool, with its reason). A
+// steady state that allocates nothing triggers no GC of its own.
 //
-// A Guard belongs to the frame goroutine; it is not safe for
-// concurrent use. Its steady path does not allocate; the violation path
-// does (it formats, logs and, in site mode, forces a GC to read the
-// profile), and it re-baselines afterwards so its own allocations never
-// count against the next frame.
+// A Guard belongs to the frame goroutine; it is not safe for concurrent
+// use. Its steady path does not allocate; the violation path does (it
+// formats, logs and, in site mode, forces a GC to read the profile), and
+// it re-baselines afterwards so its own allocations never count against
+// the next span.
 type Guard struct {
-	settle uint64
-	logger *slog.Logger
-	sites  *siteTracker // nil unless naming sites
+	settle, window, minFrames uint64
+	logger                    *slog.Logger
+	sites                     *siteTracker  // nil unless naming sites
+	starts                    *startTracker // nil unless naming sites
 
 	// ms is kept in the guard rather than on the stack: it is several
-	// kilobytes and read twice per frame.
-	ms runtime.MemStats
+	// kilobytes and read at every boundary.
+	ms      runtime.MemStats
+	created [1]metrics.Sample // /sched/goroutines-created:goroutines
 
 	frames    uint64 // frames begun
 	settled   uint64 // frames completed since (re)settling began
-	open      bool
+	open      bool   // a frame is open
 	armedNow  bool   // the open frame is checked
-	baselined bool   // the site profile baseline is current
-	start     uint64 // Mallocs at BeginFrame
-	lastEnd   uint64 // Mallocs after the previous EndFrame's own work
-	haveEnd   bool
-	gap       uint64 // Mallocs between frames since the last profile read
+	baselined bool   // the site baseline is current
+	began     time.Time
 
-	armed      uint64
-	tolerated  uint64
-	violations uint64
-	log        []Violation // fixed capacity, allocated once
-	first      error
-	cost       time.Duration
-	costFrames uint64
+	win        window
+	narrowLeft uint64 // clean frames to count alone before windows resume
+	lastEnd    count  // the count after the last span closed
+	haveEnd    bool
+	gap        count // counted outside guarded spans since the last profile read
+
+	armed, perFrame, inWindows uint64
+	tolerated, violations      uint64
+	log                        []Violation // fixed capacity, allocated once
+	narrowed                   []Span      // fixed capacity, allocated once
+	narrowedRuns               uint64
+	first                      error
+
+	cost      costHist
+	beginCost time.Duration // the open frame's BeginFrame counting
+	timed     bool          // the open frame's BeginFrame read a count
+	reporting time.Duration // Cost.Reporting
 }
 
 // New returns a guard. It validates the allowlist (every entry
 // needs a site and a reason) and, in site mode, that EnableSiteProfiling
 // has been called.
 func New(d Desc) (*Guard, error) {
-	if d.Settle < 0 {
-		return nil, fmt.Errorf("%w: guard Settle %d", ErrInvalidConfig, d.Settle)
-	}
-	if d.Settle == 0 {
-		d.Settle = DefaultSettleFrames
-	}
-	if d.Log < 0 {
-		return nil, fmt.Errorf("%w: guard Log %d", ErrInvalidConfig, d.Log)
-	}
-	if d.Log == 0 {
-		d.Log = DefaultViolationLog
+	for _, f := range []struct {
+		name string
+		v    *int
+		def  int
+	}{
+		{"Settle", &d.Settle, DefaultSettleFrames}, {"Window", &d.Window, DefaultWindow},
+		{"MinFrames", &d.MinFrames, DefaultMinFrames}, {"Log", &d.Log, DefaultViolationLog},
+	} {
+		if *f.v < 0 {
+			return nil, fmt.Errorf("%w: guard %s %d", ErrInvalidConfig, f.name, *f.v)
+		}
+		if *f.v == 0 {
+			*f.v = f.def
+		}
 	}
 	for i, a := range d.Allow {
 		if a.Site == "" {
@@ -167,12 +173,17 @@ func New(d Desc) (*Guard, error) {
 		d.Logger = slog.Default()
 	}
 	g := &Guard{
-		settle: uint64(d.Settle),
-		logger: d.Logger,
-		log:    make([]Violation, 0, d.Log),
+		settle: uint64(d.Settle), window: uint64(d.Window), minFrames: uint64(d.MinFrames),
+		logger:   d.Logger,
+		log:      make([]Violation, 0, d.Log),
+		narrowed: make([]Span, 0, d.Log),
 	}
+	g.created[0].Name = "/sched/goroutines-created:goroutines"
+	// The first metrics.Read builds the runtime's metric table; do it here.
+	metrics.Read(g.created[:])
 	if d.Sites {
 		g.sites = newSiteTracker(d.Prefixes, d.Allow)
+		g.starts = newStartTracker()
 	}
 	return g, nil
 }
@@ -196,7 +207,9 @@ var pokeSink atomic.Pointer[[64]byte]
 //go:noinline
 func AllocPoke() { pokeSink.Store(new([64]byte)) }
 
-// BeginFrame opens a guarded frame.
+// BeginFrame opens a guarded frame. It reads the count only when the frame
+// opens a window after a break (arming, a violation, CloseWindow); other
+// frames cost a few increments.
 func (g *Guard) BeginFrame() {
 	if g.open {
 		g.misuse("BeginFrame while a frame is open")
@@ -204,146 +217,132 @@ func (g *Guard) BeginFrame() {
 	}
 	g.frames++
 	g.open = true
+	g.beginCost, g.timed = 0, false
+	if g.frames == 1 {
+		g.began = time.Now()
+	}
 	g.armedNow = g.settled >= g.settle
-	if g.armedNow && g.sites != nil && !g.baselined {
-		// Reading the profile allocates; do it before the frame's count
-		// starts, and record it as the point attribution diffs against.
+	if !g.armedNow || g.win.open {
+		return
+	}
+	baseline := g.sites != nil && !g.baselined
+	if baseline {
+		// Reading the profile and the goroutines allocates; do it before
+		// the count starts, and record it as the point attribution diffs
+		// against.
+		t := time.Now()
 		g.sites.baseline()
+		g.starts.baseline()
 		g.baselined = true
-		g.gap = 0
-		g.haveEnd = false
+		g.gap, g.haveEnd = count{}, false
+		g.reporting += time.Since(t)
 	}
 	t := time.Now()
-	runtime.ReadMemStats(&g.ms)
-	if g.haveEnd {
-		g.gap += g.ms.Mallocs - g.lastEnd
+	c := g.read()
+	if baseline {
+		g.starts.created = c.starts
 	}
-	g.start = g.ms.Mallocs
-	g.cost += time.Since(t)
+	if g.haveEnd {
+		g.gap = g.gap.add(c.sub(g.lastEnd))
+	}
+	g.win = window{open: true, first: g.frames, start: c, size: g.spanSize()}
+	g.beginCost, g.timed = time.Since(t), true
 }
 
-// EndFrame closes the frame and, once armed, records a violation if any
-// goroutine allocated since BeginFrame.
+// EndFrame closes the frame. Once armed, it reads the count when the frame
+// completes its window, and records a violation if any goroutine allocated
+// or started a goroutine within the window.
 func (g *Guard) EndFrame() {
 	if !g.open {
 		g.misuse("EndFrame with no open frame")
 		return
 	}
-	t := time.Now()
-	runtime.ReadMemStats(&g.ms)
-	delta := g.ms.Mallocs - g.start
 	g.open = false
-	g.lastEnd, g.haveEnd = g.ms.Mallocs, true
-	g.cost += time.Since(t)
-	g.costFrames++
 	if !g.armedNow {
 		g.settled++
 		return
 	}
-	g.armed++
-	if delta == 0 {
+	g.win.n++
+	if g.win.n < g.win.size {
+		g.cost.record(g.beginCost, g.timed)
 		return
 	}
-	g.violation(g.frames, delta)
-	// Re-baseline: the reporting above allocated, and that must not be
-	// counted as the next frame's (or the gap's) allocations.
-	runtime.ReadMemStats(&g.ms)
-	g.lastEnd = g.ms.Mallocs
+	t, reported := time.Now(), g.reporting
+	g.closeWindow(true)
+	g.cost.record(g.beginCost+time.Since(t)-(g.reporting-reported), true)
+}
+
+// CloseWindow counts the open window now, between frames, so that what
+// runs before the next BeginFrame is outside every window. Call it before
+// work that allocates between frames on purpose (a terminal redraw) and at
+// the end of a run that reads Report without Verdict. With Window 1 the
+// time between frames is never counted and CloseWindow does nothing.
+func (g *Guard) CloseWindow() {
+	if g.open {
+		g.misuse("CloseWindow while a frame is open")
+		return
+	}
+	if !g.win.open {
+		return
+	}
+	if g.win.n == 0 {
+		// A window chained from the last one that no frame has entered:
+		// its start is the last end, so the next BeginFrame counts the
+		// time between as a gap.
+		g.win.open = false
+		return
+	}
+	g.closeWindow(false)
 }
 
 // Resettle disarms the guard until Settle more frames have completed. Call
 // it between frames when the next ones are knowingly unsteady (a level
-// load, an open console); the frames in between are not checked.
+// load, an open console); it first counts the open window, and the frames
+// until the guard arms again are not checked.
 func (g *Guard) Resettle() {
-	g.settled = 0
-	g.baselined = false
-}
-
-// violation records an armed frame that allocated. It may allocate.
-func (g *Guard) violation(frame, allocs uint64) {
-	v := Violation{Frame: frame, Allocs: allocs}
-	var fresh []Site
-	if g.sites != nil {
-		var published bool
-		v.Sites, fresh, published = g.sites.collect()
-		v.Exact = g.gap == 0 && published
-		g.gap = 0
-		if allAllowed(v.Sites) {
-			g.tolerated++
-			for _, s := range fresh {
-				g.logger.Info("guard: tolerated allocation in guarded frame",
-					"frame", frame, "site", s.String(), "reason", s.Allowed)
-			}
-			return
-		}
-	}
-	g.violations++
-	if len(g.log) < cap(g.log) {
-		g.log = append(g.log, v)
-	}
-	if g.first == nil {
-		g.first = fmt.Errorf("%w: %s", ErrAllocation, v.describe())
-	}
-	if g.sites == nil {
-		if g.violations == 1 {
-			g.logger.Warn("guard: allocation in guarded frame",
-				"frame", frame, "allocs", allocs, "hint", "enable Sites to name the call sites")
-		}
+	if g.open {
+		g.misuse("Resettle while a frame is open")
 		return
 	}
-	for _, s := range fresh {
-		if s.Allowed != "" {
-			continue
-		}
-		g.logger.Warn("guard: allocation in guarded frame",
-			"frame", frame, "allocs", allocs, "site", s.String(), "guarded", s.Guarded)
-	}
+	g.CloseWindow()
+	g.settled = 0
+	g.baselined = false
+	g.narrowLeft = 0
 }
+
+// Verdict ends a run's accounting: it counts the open window (between
+// frames) and returns the run's verdict. That is the first violation
+// (ErrAllocation) or misuse (ErrFrameOrder) if any, since a definite
+// failure needs no frame count; otherwise ErrTooFewFrames when fewer than
+// MinFrames armed frames were checked, naming how many ran, how many were
+// required and why; otherwise nil. Call it once the frames are done;
+// frames may follow, and a later Verdict covers them too.
+func (g *Guard) Verdict() error {
+	if g.open {
+		g.misuse("Verdict while a frame is open")
+		return g.first
+	}
+	g.CloseWindow()
+	if g.first != nil {
+		return g.first
+	}
+	if g.armed < g.minFrames {
+		return g.tooFew(time.Since(g.began))
+	}
+	return nil
+}
+
+// Err returns nil while no checked span has violated, and otherwise an
+// error wrapping ErrAllocation that describes the first violation on one
+// line, naming its first site when known. Misuse (EndFrame without
+// BeginFrame) is reported as ErrFrameOrder. It does not read or count
+// anything and does not allocate, so a frame may call it; a violation in
+// the open window shows only once the window closes, and a run's final
+// answer is Verdict's.
+func (g *Guard) Err() error { return g.first }
 
 func (g *Guard) misuse(what string) {
 	if g.first == nil {
 		g.first = fmt.Errorf("%w: guard %s (frame %d)", ErrFrameOrder, what, g.frames)
 	}
-}
-
-// describe is the one-line form of a violation used by Err.
-func (v Violation) describe() string {
-	noun := "allocations"
-	if v.Allocs == 1 {
-		noun = "allocation"
-	}
-	s := fmt.Sprintf("frame %d made %d heap %s", v.Frame, v.Allocs, noun)
-	for _, site := range v.Sites {
-		if site.Allowed == "" {
-			return s + " at " + site.String()
-		}
-	}
-	return s
-}
-
-// Err returns nil while no armed frame has allocated, and otherwise an
-// error wrapping ErrAllocation that describes the first violation on one
-// line, naming its first site when known. Misuse (EndFrame without
-// BeginFrame) is reported as ErrFrameOrder.
-func (g *Guard) Err() error { return g.first }
-
-// Report returns a snapshot of the guard's counters, violations and sites.
-func (g *Guard) Report() Report {
-	r := Report{
-		Frames: g.frames, Armed: g.armed, Tolerated: g.tolerated, Violations: g.violations,
-		Log: make([]Violation, len(g.log)),
-	}
-	copy(r.Log, g.log)
-	for i := range r.Log {
-		// Deep: the caller owns the report, and writing to its sites must
-		// not rewrite the guard's log.
-		r.Log[i].Sites = append([]Site(nil), r.Log[i].Sites...)
-	}
-	if g.sites != nil {
-		r.Sites = append([]Site(nil), g.sites.unique...)
-	}
-	if g.costFrames > 0 {
-		r.Overhead = g.cost / time.Duration(g.costFrames)
-	}
-	return r
 }

@@ -3,14 +3,12 @@ package guard
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
-	"reflect"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/steadyframe/steadyframe/internal/testenv"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
@@ -24,17 +22,24 @@ var allocSink []byte
 //go:noinline
 func thirdPartyAlloc() { allocSink = make([]byte, 48) }
 
+// modes are the two ways a guard counts: every frame alone (Window 1, the
+// old per-frame mode) and the default windows.
+var modes = []struct {
+	name   string
+	window int
+}{{"window=1", 1}, {"window=default", 0}}
+
 // enableSites turns on site profiling for one test, as a program does first
 // thing in main, and restores the default rate afterwards so that
 // benchmarks in the same binary measure ordinary allocation cost.
-func enableSites(t *testing.T) {
+func enableSites(t testing.TB) {
 	t.Helper()
 	rate := runtime.MemProfileRate
 	EnableSiteProfiling()
 	t.Cleanup(func() { runtime.MemProfileRate = rate })
 }
 
-func newTestGuard(t *testing.T, d Desc) (*Guard, *bytes.Buffer) {
+func newTestGuard(t testing.TB, d Desc) (*Guard, *bytes.Buffer) {
 	t.Helper()
 	if d.Sites {
 		enableSites(t)
@@ -48,6 +53,20 @@ func newTestGuard(t *testing.T, d Desc) (*Guard, *bytes.Buffer) {
 	return g, &buf
 }
 
+// run runs frames 1..n, calling body(i) inside frame i, then counts the
+// open window so the report covers every frame.
+func run(g *Guard, n int, body func(i int)) Report {
+	for i := 1; i <= n; i++ {
+		g.BeginFrame()
+		if body != nil {
+			body(i)
+		}
+		g.EndFrame()
+	}
+	g.CloseWindow()
+	return g.Report()
+}
+
 func hasSite(sites []Site, fn string) bool {
 	for _, s := range sites {
 		if s.Function == fn {
@@ -57,81 +76,89 @@ func hasSite(sites []Site, fn string) bool {
 	return false
 }
 
+// within reports whether the violation's span holds frame.
+func within(v Violation, frame uint64) bool { return v.Frame <= frame && frame <= v.Last }
+
 func TestGuardCatchesPokeAndNamesSite(t *testing.T) {
-	g, logs := newTestGuard(t, Desc{Settle: 5, Sites: true})
-	for i := 1; i <= 20; i++ {
-		g.BeginFrame()
-		if i == 13 {
-			AllocPoke()
-		}
-		g.EndFrame()
-	}
-	r := g.Report()
-	if r.Frames != 20 || r.Armed != 15 {
-		t.Fatalf("frames %d armed %d, want 20 and 15", r.Frames, r.Armed)
-	}
-	if r.Violations != 1 || len(r.Log) != 1 {
-		t.Fatalf("violations %d (log %d), want exactly the poke: %+v", r.Violations, len(r.Log), r.Log)
-	}
-	v := r.Log[0]
-	if v.Frame != 13 || v.Allocs < 1 {
-		t.Fatalf("violation %+v, want frame 13 with at least 1 allocation", v)
-	}
-	if !hasSite(v.Sites, pokeFunc) {
-		t.Fatalf("violation sites %v, want %s named", v.Sites, pokeFunc)
-	}
-	for _, s := range v.Sites {
-		// Only the runtime's own allocations (tolerated, with a reason)
-		// may share the frame with the poke.
-		if s.Function != pokeFunc && s.Allowed == "" {
-			t.Fatalf("violation names %v besides the poke", s)
-		}
-	}
-	err := g.Err()
-	if !errors.Is(err, ErrAllocation) || !strings.Contains(err.Error(), "AllocPoke") ||
-		!strings.Contains(err.Error(), "frame 13") || strings.Contains(err.Error(), "\n") {
-		t.Fatalf("Err() = %v, want one line naming frame 13 and AllocPoke", err)
-	}
-	if !strings.Contains(logs.String(), "AllocPoke") {
-		t.Fatalf("log does not name the site:\n%s", logs)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			g, logs := newTestGuard(t, Desc{Settle: 5, Window: m.window, Sites: true})
+			r := run(g, 20, func(i int) {
+				if i == 13 {
+					AllocPoke()
+				}
+			})
+			if r.Frames != 20 || r.Armed != 15 {
+				t.Fatalf("frames %d armed %d, want 20 and 15", r.Frames, r.Armed)
+			}
+			if r.Violations != 1 || len(r.Log) != 1 {
+				t.Fatalf("violations %d (log %d), want exactly the poke: %+v", r.Violations, len(r.Log), r.Log)
+			}
+			v := r.Log[0]
+			span := "frame 13"
+			if m.window == 1 {
+				if v.Frame != 13 || v.Last != 13 || v.Allocs < 1 {
+					t.Fatalf("violation %+v, want frame 13 with at least 1 allocation", v)
+				}
+			} else {
+				// 15 armed frames fit one default window, which Verdict
+				// or CloseWindow closes: the poke is named with its window.
+				if v.Frame != 6 || v.Last != 20 || v.Allocs < 1 {
+					t.Fatalf("violation %+v, want frames 6-20 with at least 1 allocation", v)
+				}
+				span = "frames 6-20"
+			}
+			if !hasSite(v.Sites, pokeFunc) {
+				t.Fatalf("violation sites %v, want %s named", v.Sites, pokeFunc)
+			}
+			for _, s := range v.Sites {
+				// Only the runtime's own allocations (tolerated, with a
+				// reason) may share the span with the poke.
+				if s.Function != pokeFunc && s.Allowed == "" {
+					t.Fatalf("violation names %v besides the poke", s)
+				}
+			}
+			err := g.Err()
+			if !errors.Is(err, ErrAllocation) || !strings.Contains(err.Error(), "AllocPoke") ||
+				!strings.Contains(err.Error(), span+" ") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("Err() = %v, want one line naming %s and AllocPoke", err, span)
+			}
+			if !strings.Contains(logs.String(), "AllocPoke") {
+				t.Fatalf("log does not name the site:\n%s", logs)
+			}
+		})
 	}
 }
 
 // TestGuardReportIsACopy: the report's slices belong to the caller;
 // writing to them must not rewrite what the guard recorded.
 func TestGuardReportIsACopy(t *testing.T) {
-	g, _ := newTestGuard(t, Desc{Settle: 1, Sites: true})
-	for i := 0; i < 2; i++ {
-		g.BeginFrame()
-		if i == 1 {
-			AllocPoke()
-		}
-		g.EndFrame()
-	}
-	r := g.Report()
-	if len(r.Log) != 1 || len(r.Log[0].Sites) == 0 || len(r.Sites) == 0 {
-		t.Fatalf("report %+v, want one violation with sites", r)
-	}
-	r.Log[0].Frame = 99
-	r.Log[0].Sites[0].Function = "scribbled"
-	r.Sites[0].Function = "scribbled"
-	again := g.Report()
-	if again.Log[0].Frame == 99 || again.Log[0].Sites[0].Function == "scribbled" || again.Sites[0].Function == "scribbled" {
-		t.Fatalf("writing to a report changed the guard's record: %+v", again)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			g, _ := newTestGuard(t, Desc{Settle: 1, Window: m.window, Sites: true})
+			r := run(g, 2, func(i int) {
+				if i == 2 {
+					AllocPoke()
+				}
+			})
+			if len(r.Log) != 1 || len(r.Log[0].Sites) == 0 || len(r.Sites) == 0 {
+				t.Fatalf("report %+v, want one violation with sites", r)
+			}
+			r.Log[0].Frame = 99
+			r.Log[0].Sites[0].Function = "scribbled"
+			r.Sites[0].Function = "scribbled"
+			again := g.Report()
+			if again.Log[0].Frame == 99 || again.Log[0].Sites[0].Function == "scribbled" || again.Sites[0].Function == "scribbled" {
+				t.Fatalf("writing to a report changed the guard's record: %+v", again)
+			}
+		})
 	}
 }
 
-func TestGuardLogsEachSiteOnce(t *testing.T) {
-	g, logs := newTestGuard(t, Desc{Settle: 1, Sites: true})
-	for i := 0; i < 6; i++ {
-		g.BeginFrame()
-		AllocPoke()
-		g.EndFrame()
-	}
-	r := g.Report()
-	if r.Violations != 5 {
-		t.Fatalf("violations %d, want 5 (every armed frame poked)", r.Violations)
-	}
+// checkPokeCounts checks that every logged violation of a session that
+// poked once per frame holds its pokes and about nothing else.
+func checkPokeCounts(t *testing.T, r Report, perFrame func(v Violation) int64) {
+	t.Helper()
 	for _, v := range r.Log {
 		var poked, runtimeOwn int64
 		for _, s := range v.Sites {
@@ -141,19 +168,52 @@ func TestGuardLogsEachSiteOnce(t *testing.T) {
 			case s.Allowed != "":
 				runtimeOwn += s.Allocs
 			default:
-				t.Fatalf("frame %d names %v besides the poke; the guard's own reporting leaked", v.Frame, s)
+				t.Fatalf("%s names %v besides the poke; the guard's own reporting leaked", v.span(), s)
 			}
 		}
 		// The guard's reporting (slog formatting, profile reads) makes
-		// dozens of allocations; had it leaked into the next frame's count,
-		// Allocs would be far above the one poke. The runtime's own
-		// allocations (tolerated, with RuntimeReason) are set aside: the
-		// odd frame gets an M for a new OS thread, several objects.
-		if poked != 1 || int64(v.Allocs)-runtimeOwn > 4 {
-			t.Fatalf("frame %d: poke site counted %d, frame %d allocations (%d the runtime's own); want 1 and about 1",
-				v.Frame, poked, v.Allocs, runtimeOwn)
+		// dozens of allocations; had it leaked into the next span's count,
+		// Allocs would be far above the pokes. The runtime's own
+		// allocations (tolerated, with their reason) are set aside: the
+		// odd span gets an M for a new OS thread, several objects.
+		want := perFrame(v)
+		if poked != want || int64(v.Allocs)-runtimeOwn > want+3 {
+			t.Fatalf("%s: poke site counted %d, span %d allocations (%d the runtime's own); want %d and about %d",
+				v.span(), poked, v.Allocs, runtimeOwn, want, want)
 		}
 	}
+}
+
+func TestGuardLogsEachSiteOnce(t *testing.T) {
+	t.Run("window=1", func(t *testing.T) {
+		g, logs := newTestGuard(t, Desc{Settle: 1, Window: 1, Sites: true})
+		r := run(g, 6, func(int) { AllocPoke() })
+		if r.Violations != 5 {
+			t.Fatalf("violations %d, want 5 (every armed frame poked)", r.Violations)
+		}
+		checkPokeCounts(t, r, func(Violation) int64 { return 1 })
+		checkLoggedOnce(t, r, logs)
+	})
+	t.Run("window=4", func(t *testing.T) {
+		// The first window holds four pokes; after it the guard counts
+		// frame by frame, so each later violation is one poked frame.
+		g, logs := newTestGuard(t, Desc{Settle: 1, Window: 4, Sites: true})
+		r := run(g, 12, func(int) { AllocPoke() })
+		if r.Violations != 8 || r.Log[0].Frame != 2 || r.Log[0].Last != 5 {
+			t.Fatalf("violations %d, first %+v; want 8, the first frames 2-5", r.Violations, r.Log[0])
+		}
+		for i, v := range r.Log[1:] {
+			if want := uint64(6 + i); v.Frame != want || v.Last != want {
+				t.Fatalf("violation %d spans %s, want frame %d alone", i+1, v.span(), want)
+			}
+		}
+		checkPokeCounts(t, r, func(v Violation) int64 { return int64(v.Last - v.Frame + 1) })
+		checkLoggedOnce(t, r, logs)
+	})
+}
+
+func checkLoggedOnce(t *testing.T, r Report, logs *bytes.Buffer) {
+	t.Helper()
 	if n := strings.Count(logs.String(), "AllocPoke"); n != 1 {
 		t.Fatalf("site logged %d times, want once per session:\n%s", n, logs)
 	}
@@ -170,10 +230,10 @@ func TestGuardLogsEachSiteOnce(t *testing.T) {
 
 // quietSession runs the default settle plus 300 armed frames of the steady
 // path (a frame clock and a deferred release per frame) under a fresh
-// guard and returns what it saw.
-func quietSession(t *testing.T, sites bool) (Report, error) {
+// guard and returns what it saw and its verdict.
+func quietSession(t *testing.T, sites bool, window int) (Report, error) {
 	t.Helper()
-	g, _ := newTestGuard(t, Desc{Sites: sites})
+	g, _ := newTestGuard(t, Desc{Sites: sites, Window: window})
 	fr, err := frame.NewClock(frame.ClockDesc{})
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +243,7 @@ func quietSession(t *testing.T, sites bool) (Report, error) {
 		t.Fatal(err)
 	}
 	var rel countReleaser
-	const frames = DefaultSettleFrames + 300
+	const frames = DefaultSettleFrames + DefaultMinFrames
 	for i := 0; i < frames; i++ {
 		g.BeginFrame()
 		s, err := fr.BeginFrame()
@@ -199,134 +259,162 @@ func quietSession(t *testing.T, sites bool) (Report, error) {
 		}
 		g.EndFrame()
 	}
-	return g.Report(), g.Err()
+	err = g.Verdict()
+	return g.Report(), err
 }
 
 // TestGuardQuietFramesHaveNoViolations is the other half of the poke
-// self-test: frames that allocate nothing must see zero violations.
+// self-test: frames that allocate nothing must see zero violations, and
+// the default settle plus DefaultMinFrames armed frames earn a pass.
 //
 // Site mode must be clean at once: it tells the runtime's own allocations
-// apart (RuntimeReason). Count-only mode cannot, and the guard's own
+// apart (RuntimeExemptions). Count-only mode cannot, and the guard's own
 // ReadMemStats restarts the world, which can make the runtime allocate for
-// itself (an M for a new OS thread) inside a frame window: seen once as an
+// itself (an M for a new OS thread) inside a span: seen once as an
 // unattributed frame of 6 allocations while the shared 2-core machine was
-// loaded.
-// So count-only mode gets three sessions and must have one clean one: a
-// real allocation on the steady path would flag every armed frame of
-// every session.
+// loaded. So count-only mode gets three sessions and must have one clean
+// one: a real allocation on the steady path would flag every session.
 func TestGuardQuietFramesHaveNoViolations(t *testing.T) {
-	for _, sites := range []bool{true, false} {
-		attempts := 1
-		if !sites {
-			attempts = 3
-		}
-		for try := 1; ; try++ {
-			r, err := quietSession(t, sites)
-			if r.Armed != 300 {
-				t.Fatalf("sites=%v: armed %d frames, want 300 after the default settle of %d", sites, r.Armed, DefaultSettleFrames)
-			}
-			if r.Overhead <= 0 {
-				t.Fatalf("overhead %v, want a measured cost", r.Overhead)
-			}
-			if r.Violations == 0 && err == nil {
-				t.Logf("sites=%v: 300 clean frames (session %d), guard overhead %v per frame", sites, try, r.Overhead)
-				break
-			}
-			if try == attempts {
-				t.Fatalf("sites=%v: violations %d err %v log %+v in each of %d sessions, want 300 clean frames",
-					sites, r.Violations, err, r.Log, attempts)
-			}
-			t.Logf("sites=%v: session %d saw %d violations %+v; count-only mode cannot tell the runtime's own, retrying",
-				sites, try, r.Violations, r.Log)
+	for _, m := range modes {
+		for _, sites := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/sites=%v", m.name, sites), func(t *testing.T) {
+				attempts := 1
+				if !sites {
+					attempts = 3
+				}
+				for try := 1; ; try++ {
+					r, err := quietSession(t, sites, m.window)
+					if r.Armed != DefaultMinFrames || r.Open != 0 || r.PerFrame+r.InWindows != r.Armed {
+						t.Fatalf("armed %d (open %d, per frame %d, in windows %d), want %d after the default settle of %d",
+							r.Armed, r.Open, r.PerFrame, r.InWindows, DefaultMinFrames, DefaultSettleFrames)
+					}
+					if r.Cost.Frames != r.Armed || r.Cost.Timed == 0 || r.Cost.Mean <= 0 {
+						t.Fatalf("cost %+v, want a measured cost over %d frames", r.Cost, r.Armed)
+					}
+					if r.Violations == 0 && err == nil {
+						t.Logf("session %d: %d clean frames, guard cost mean %v p99 %v max %v",
+							try, r.Armed, r.Cost.Mean, r.Cost.P99, r.Cost.Max)
+						return
+					}
+					if try == attempts {
+						t.Fatalf("violations %d verdict %v log %+v in each of %d sessions, want %d clean frames",
+							r.Violations, err, r.Log, attempts, DefaultMinFrames)
+					}
+					t.Logf("session %d saw %d violations %+v; count-only mode cannot tell the runtime's own, retrying",
+						try, r.Violations, r.Log)
+				}
+			})
 		}
 	}
 }
 
 func TestGuardCountsWorkerGoroutines(t *testing.T) {
-	g, _ := newTestGuard(t, Desc{Settle: 1, Sites: true})
-	for i := 0; i < 3; i++ {
-		g.BeginFrame()
-		if i == 2 {
-			var wg sync.WaitGroup
-			wg.Add(1)
-			go func() { defer wg.Done(); thirdPartyAlloc() }()
-			wg.Wait()
-		}
-		g.EndFrame()
-	}
-	r := g.Report()
-	if r.Violations != 1 || !hasSite(r.Log[0].Sites, "github.com/steadyframe/steadyframe/lifetime/guard.thirdPartyAlloc") {
-		t.Fatalf("worker allocation not caught: %+v", r.Log)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			// The worker runs before the guard arms, as a game's workers
+			// do; only its allocation happens inside a frame.
+			work, done := make(chan struct{}), make(chan struct{})
+			go func() {
+				for range work {
+					thirdPartyAlloc()
+					done <- struct{}{}
+				}
+			}()
+			defer close(work)
+			g, _ := newTestGuard(t, Desc{Settle: 1, Window: m.window, Sites: true})
+			r := run(g, 3, func(i int) {
+				if i == 3 {
+					work <- struct{}{}
+					<-done
+				}
+			})
+			if r.Violations != 1 || !hasSite(r.Log[0].Sites, "github.com/steadyframe/steadyframe/lifetime/guard.thirdPartyAlloc") {
+				t.Fatalf("worker allocation not caught: %+v", r.Log)
+			}
+		})
 	}
 }
 
 func TestGuardAllowlist(t *testing.T) {
 	allow := []Allow{{Site: "github.com/steadyframe/steadyframe/lifetime/guard.thirdPartyAlloc", Reason: "stands in for a dependency's audio callback"}}
-	g, logs := newTestGuard(t, Desc{Settle: 1, Sites: true, Allow: allow})
-	for i := 1; i <= 4; i++ {
-		g.BeginFrame()
-		switch i {
-		case 2:
-			thirdPartyAlloc()
-		case 3:
-			thirdPartyAlloc()
-			AllocPoke()
-		}
-		g.EndFrame()
-	}
-	r := g.Report()
-	if r.Tolerated != 1 || r.Violations != 1 {
-		t.Fatalf("tolerated %d violations %d, want 1 and 1: %+v", r.Tolerated, r.Violations, r.Log)
-	}
-	v := r.Log[0]
-	if v.Frame != 3 || !hasSite(v.Sites, pokeFunc) {
-		t.Fatalf("violation %+v, want frame 3 naming the poke despite the allowlisted site", v)
-	}
-	if !strings.Contains(g.Err().Error(), "AllocPoke") {
-		t.Fatalf("Err() = %v names an allowlisted site instead of the poke", g.Err())
-	}
-	if !strings.Contains(logs.String(), "dependency's audio callback") {
-		t.Fatalf("tolerated site not logged with its reason:\n%s", logs)
+	for _, window := range []int{1, 2} {
+		t.Run(fmt.Sprintf("window=%d", window), func(t *testing.T) {
+			// Frame numbers scale with the window, so each window holds
+			// the same work: allowlisted only, then allowlisted and poke.
+			g, logs := newTestGuard(t, Desc{Settle: 1, Window: window, Sites: true, Allow: allow})
+			tolerated, poked := 2, 2+window
+			r := run(g, 1+3*window, func(i int) {
+				switch i {
+				case tolerated:
+					thirdPartyAlloc()
+				case poked:
+					thirdPartyAlloc()
+					AllocPoke()
+				}
+			})
+			if r.Tolerated != 1 || r.Violations != 1 {
+				t.Fatalf("tolerated %d violations %d, want 1 and 1: %+v", r.Tolerated, r.Violations, r.Log)
+			}
+			v := r.Log[0]
+			if v.Frame != uint64(poked) || !hasSite(v.Sites, pokeFunc) {
+				t.Fatalf("violation %+v, want frame %d naming the poke despite the allowlisted site", v, poked)
+			}
+			if !strings.Contains(g.Err().Error(), "AllocPoke") {
+				t.Fatalf("Err() = %v names an allowlisted site instead of the poke", g.Err())
+			}
+			if !strings.Contains(logs.String(), "dependency's audio callback") {
+				t.Fatalf("tolerated site not logged with its reason:\n%s", logs)
+			}
+		})
 	}
 }
 
 func TestGuardWithoutSitesStillCounts(t *testing.T) {
-	g, logs := newTestGuard(t, Desc{Settle: 2})
-	for i := 1; i <= 5; i++ {
-		g.BeginFrame()
-		if i == 4 {
-			AllocPoke()
-		}
-		g.EndFrame()
-	}
-	r := g.Report()
-	if r.Violations != 1 || r.Log[0].Frame != 4 || len(r.Log[0].Sites) != 0 {
-		t.Fatalf("report %+v, want one unattributed violation at frame 4", r)
-	}
-	if !errors.Is(g.Err(), ErrAllocation) || !strings.Contains(logs.String(), "frame=4") {
-		t.Fatalf("Err %v, log %q", g.Err(), logs)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			g, logs := newTestGuard(t, Desc{Settle: 2, Window: m.window})
+			r := run(g, 5, func(i int) {
+				if i == 4 {
+					AllocPoke()
+				}
+			})
+			if r.Violations != 1 || !within(r.Log[0], 4) || len(r.Log[0].Sites) != 0 {
+				t.Fatalf("report %+v, want one unattributed violation at frame 4", r)
+			}
+			if m.window == 1 && r.Log[0].Frame != 4 {
+				t.Fatalf("violation %+v, want frame 4 alone", r.Log[0])
+			}
+			if !errors.Is(g.Err(), ErrAllocation) || !strings.Contains(logs.String(), fmt.Sprintf("frame=%d", r.Log[0].Frame)) {
+				t.Fatalf("Err %v, log %q", g.Err(), logs)
+			}
+		})
 	}
 }
 
 func TestGuardResettle(t *testing.T) {
-	g, _ := newTestGuard(t, Desc{Settle: 2, Sites: true})
-	frame := func(poke bool) {
-		g.BeginFrame()
-		if poke {
-			AllocPoke()
-		}
-		g.EndFrame()
-	}
-	frame(false)
-	frame(false)
-	frame(false) // armed
-	g.Resettle()
-	frame(true) // settling again: a load frame may allocate
-	frame(false)
-	frame(true) // armed again
-	r := g.Report()
-	if r.Armed != 2 || r.Violations != 1 || r.Log[0].Frame != 6 || !hasSite(r.Log[0].Sites, pokeFunc) {
-		t.Fatalf("report %+v, want only frame 6 flagged after resettling", r)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			g, _ := newTestGuard(t, Desc{Settle: 2, Window: m.window, Sites: true})
+			frame := func(poke bool) {
+				g.BeginFrame()
+				if poke {
+					AllocPoke()
+				}
+				g.EndFrame()
+			}
+			frame(false)
+			frame(false)
+			frame(false) // armed
+			g.Resettle()
+			frame(true) // settling again: a load frame may allocate
+			frame(false)
+			frame(true) // armed again
+			g.CloseWindow()
+			r := g.Report()
+			if r.Armed != 2 || r.Violations != 1 || r.Log[0].Frame != 6 || !hasSite(r.Log[0].Sites, pokeFunc) {
+				t.Fatalf("report %+v, want only frame 6 flagged after resettling", r)
+			}
+		})
 	}
 }
 
@@ -352,118 +440,29 @@ func TestGuardPrefixesNameTheGuardedCaller(t *testing.T) {
 		// strings.Repeat) names it.
 		{[]string{"example.com/game"}, func(fn string) bool { return !ours(fn) }, false},
 	}
-	for _, tt := range tests {
-		g, _ := newTestGuard(t, Desc{Settle: 1, Sites: true, Prefixes: tt.prefixes})
-		for i := 0; i < 2; i++ {
-			g.BeginFrame()
-			if i == 1 {
-				viaLibrary()
+	for _, m := range modes {
+		for _, tt := range tests {
+			g, _ := newTestGuard(t, Desc{Settle: 1, Window: m.window, Sites: true, Prefixes: tt.prefixes})
+			r := run(g, 2, func(i int) {
+				if i == 2 {
+					viaLibrary()
+				}
+			})
+			if r.Violations != 1 {
+				t.Fatalf("%s prefixes %v: %d violations, want 1", m.name, tt.prefixes, r.Violations)
 			}
-			g.EndFrame()
-		}
-		r := g.Report()
-		if r.Violations != 1 {
-			t.Fatalf("prefixes %v: %d violations, want 1", tt.prefixes, r.Violations)
-		}
-		found := false
-		for _, s := range r.Log[0].Sites {
-			if tt.want(s.Function) && s.Guarded == tt.guarded {
-				found = true
+			found := false
+			for _, s := range r.Log[0].Sites {
+				if tt.want(s.Function) && s.Guarded == tt.guarded {
+					found = true
+				}
+				if s.Allowed == "" && !tt.want(s.Function) {
+					t.Fatalf("%s prefixes %v: unexpected site %v", m.name, tt.prefixes, s)
+				}
 			}
-			if s.Allowed == "" && !tt.want(s.Function) {
-				t.Fatalf("prefixes %v: unexpected site %v", tt.prefixes, s)
+			if !found {
+				t.Fatalf("%s prefixes %v: sites %+v, want one guarded=%v", m.name, tt.prefixes, r.Log[0].Sites, tt.guarded)
 			}
-		}
-		if !found {
-			t.Fatalf("prefixes %v: sites %+v, want one guarded=%v", tt.prefixes, r.Log[0].Sites, tt.guarded)
-		}
-	}
-}
-
-func TestGuardConfigErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		d    Desc
-		want string
-	}{
-		{"negative settle", Desc{Settle: -1}, "Settle -1"},
-		{"negative log", Desc{Log: -1}, "Log -1"},
-		{"allow without reason", Desc{Sites: true, Allow: []Allow{{Site: "github.com/x/y."}}}, `"github.com/x/y." has no reason`},
-		{"allow without site", Desc{Sites: true, Allow: []Allow{{Reason: "r"}}}, "entry 0 has no site"},
-		{"allow without sites mode", Desc{Allow: []Allow{{Site: "a.", Reason: "r"}}}, "needs Sites"},
-	}
-	enableSites(t)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			g, err := New(tt.d)
-			if !errors.Is(err, ErrInvalidConfig) || g != nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("New = %v, %v; want ErrInvalidConfig mentioning %q", g, err, tt.want)
-			}
-		})
-	}
-}
-
-func TestGuardSitesNeedProfiling(t *testing.T) {
-	rate := runtime.MemProfileRate
-	runtime.MemProfileRate = 512 * 1024
-	defer func() { runtime.MemProfileRate = rate }()
-	g, err := New(Desc{Sites: true})
-	if !errors.Is(err, ErrInvalidConfig) || g != nil || !strings.Contains(err.Error(), "EnableSiteProfiling") {
-		t.Fatalf("New without profiling = %v, %v; want ErrInvalidConfig naming EnableSiteProfiling", g, err)
-	}
-}
-
-func TestGuardMisuse(t *testing.T) {
-	g, _ := newTestGuard(t, Desc{Settle: 1})
-	g.EndFrame()
-	if err := g.Err(); !errors.Is(err, ErrFrameOrder) || !strings.Contains(err.Error(), "EndFrame") {
-		t.Fatalf("Err() = %v, want ErrFrameOrder for EndFrame without BeginFrame", err)
-	}
-	g2, _ := newTestGuard(t, Desc{Settle: 1})
-	g2.BeginFrame()
-	g2.BeginFrame()
-	if err := g2.Err(); !errors.Is(err, ErrFrameOrder) || !strings.Contains(err.Error(), "BeginFrame") {
-		t.Fatalf("Err() = %v, want ErrFrameOrder for a nested BeginFrame", err)
-	}
-}
-
-func TestGuardSteadyPathAllocatesNothing(t *testing.T) {
-	if testenv.Race {
-		t.Skip("allocation counts are not meaningful under the race detector")
-	}
-	g, _ := newTestGuard(t, Desc{Settle: 1, Sites: true})
-	g.BeginFrame()
-	g.EndFrame()
-	if n := testing.AllocsPerRun(200, func() { g.BeginFrame(); g.EndFrame() }); n != 0 {
-		t.Fatalf("armed guard frame allocates %v times", n)
-	}
-	if r := g.Report(); r.Violations != 0 {
-		t.Fatalf("guard flagged its own frames: %+v", r.Log)
-	}
-}
-
-// TestGuardSelfNamesMatchCode checks the hard-coded function names against
-// the names the runtime reports for the real functions: guardSelf must
-// match the guard's own code, or the guard would report its bookkeeping as
-// violations (or, matching too much, hide real ones), and pokeFunc must be
-// AllocPoke's real name, or the self-tests would look for the wrong site.
-func TestGuardSelfNamesMatchCode(t *testing.T) {
-	name := func(fn any) string {
-		return runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
-	}
-	if got := name(AllocPoke); got != pokeFunc {
-		t.Fatalf("AllocPoke is %q to the runtime; the tests look for %q", got, pokeFunc)
-	}
-	real := []string{name((*Guard).EndFrame), name((*siteTracker).read), name(guardMark)}
-	for i, self := range guardSelf {
-		if !strings.HasPrefix(real[i], self) {
-			t.Errorf("guardSelf[%d] = %q does not match the real function %q", i, self, real[i])
-		}
-	}
-	// A prefix too broad would exempt guarded code from the guard.
-	for _, self := range guardSelf {
-		if strings.HasPrefix(pokeFunc, self) {
-			t.Errorf("guardSelf entry %q exempts AllocPoke", self)
 		}
 	}
 }

@@ -23,13 +23,19 @@ type Site struct {
 	Guarded bool
 	// Allowed is the allowlist reason when the site is tolerated, else "".
 	Allowed string
-	// Allocs is how many objects the site allocated in the frame it was
+	// Allocs is how many objects the site allocated in the span it was
 	// attributed to (when first seen, for Report.Sites).
 	Allocs int64
+	// Starts is how many goroutines the site started in that span: for a
+	// goroutine's creator, File and Line are its go statement.
+	Starts int64
 }
 
 // String formats the site as "function (file.go:line)".
 func (s Site) String() string {
+	if s.File == "" {
+		return s.Function
+	}
 	return fmt.Sprintf("%s (%s:%d)", s.Function, path.Base(s.File), s.Line)
 }
 
@@ -38,6 +44,7 @@ func (s Site) String() string {
 var guardSelf = [...]string{
 	"github.com/steadyframe/steadyframe/lifetime/guard.(*Guard).",
 	"github.com/steadyframe/steadyframe/lifetime/guard.(*siteTracker).",
+	"github.com/steadyframe/steadyframe/lifetime/guard.(*startTracker).",
 	"github.com/steadyframe/steadyframe/lifetime/guard.guardMark",
 }
 
@@ -47,8 +54,8 @@ var defaultGuardPrefixes = []string{"github.com/steadyframe/steadyframe", "main.
 // per-stack AllocObjects in runtime.MemProfile between reads. Reads happen
 // only when the guard arms (the baseline) and on a violation, because a
 // read allocates and the profile is only current after a GC. Between two
-// reads every armed frame allocated nothing, so the difference is the
-// violating frame's allocations plus any made between frames, which
+// reads every armed span allocated nothing, so the difference is the
+// flagged span's allocations plus any made outside guarded spans, which
 // Guard tracks separately to mark a violation Exact.
 type siteTracker struct {
 	prefixes []string
@@ -154,10 +161,10 @@ func (t *siteTracker) baseline() {
 }
 
 // collect returns the sites that allocated since the last read, merged by
-// site, the subset reported for the first time this session, and whether
-// the profile was fully published (if not, some sites may be missing now
-// and show up at a later violation).
-func (t *siteTracker) collect() (sites, fresh []Site, published bool) {
+// site and sorted, and whether the profile was fully published (if not,
+// some sites may be missing now and show up at a later violation).
+// Goroutine starts are left to startTracker.
+func (t *siteTracker) collect() (sites []Site, published bool) {
 	recs, published := t.read()
 	// The profile has one record per stack and object size, so one stack
 	// (a line formatting strings of varying length) can own several:
@@ -174,18 +181,21 @@ func (t *siteTracker) collect() (sites, fresh []Site, published bool) {
 		// The key is the record's Stack0, so the stack is rebuilt from
 		// it rather than kept in a second map.
 		rec := runtime.MemProfileRecord{Stack0: key}
-		site, ok := t.classify(rec.Stack())
-		if !ok {
+		site, kind := t.classify(rec.Stack())
+		if kind != stackSite {
 			continue
 		}
 		site.Allocs = total - prev
 		sites = mergeSite(sites, site)
 	}
 	t.last = now
-	// Map order is random; keep reports stable.
-	slices.SortFunc(sites, func(a, b Site) int {
-		return cmp.Or(cmp.Compare(a.Function, b.Function), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
-	})
+	sortSites(sites)
+	return sites, published
+}
+
+// remember returns the sites of sites not seen before this session, and
+// adds them to the session's unique sites.
+func (t *siteTracker) remember(sites []Site) (fresh []Site) {
 	for _, s := range sites {
 		key := s.String()
 		if t.logged[key] {
@@ -195,26 +205,43 @@ func (t *siteTracker) collect() (sites, fresh []Site, published bool) {
 		t.unique = append(t.unique, s)
 		fresh = append(fresh, s)
 	}
-	return sites, fresh, published
+	return fresh
+}
+
+// sortSites orders sites by name: map order is random, reports are not.
+func sortSites(sites []Site) {
+	slices.SortFunc(sites, func(a, b Site) int {
+		return cmp.Or(cmp.Compare(a.Function, b.Function), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
 }
 
 func mergeSite(sites []Site, s Site) []Site {
 	for i := range sites {
 		if sites[i].Function == s.Function && sites[i].File == s.File && sites[i].Line == s.Line {
 			sites[i].Allocs += s.Allocs
+			sites[i].Starts += s.Starts
 			return sites
 		}
 	}
 	return append(sites, s)
 }
 
-// classify names the site of one allocation stack. It returns false for
-// the guard's own allocations. Walking outwards from the allocation, the
-// first frame that is guarded names the site; an allowlisted frame met
-// before any guarded one makes the site tolerated. An allowlist entry
-// therefore never covers guarded code called from the allowlisted
-// function (our mixer called from oto's callback stays guarded).
-func (t *siteTracker) classify(stack []uintptr) (Site, bool) {
+// stackKind says what an allocation stack is, for attribution.
+type stackKind int
+
+const (
+	stackSite  stackKind = iota // an allocation site to name
+	stackSelf                   // the guard's own bookkeeping, never counted
+	stackStart                  // a g for a new goroutine, counted as a start
+)
+
+// classify names the site of one allocation stack. Walking outwards from
+// the allocation, the first frame that is guarded names the site; an
+// allowlisted frame met before any guarded one makes the site tolerated.
+// An allowlist entry therefore never covers guarded code called from the
+// allowlisted function (our mixer called from oto's callback stays
+// guarded). A stack of runtime frames only is named by runtimeSite.
+func (t *siteTracker) classify(stack []uintptr) (Site, stackKind) {
 	frames := runtime.CallersFrames(stack)
 	var outer Site // innermost non-runtime frame, for unguarded stacks
 	var found bool
@@ -224,8 +251,13 @@ func (t *siteTracker) classify(stack []uintptr) (Site, bool) {
 		fn := f.Function
 		for _, self := range guardSelf {
 			if strings.HasPrefix(fn, self) {
-				return Site{}, false
+				return Site{}, stackSelf
 			}
+		}
+		if fn == startFunction {
+			// The g of a new goroutine: the stack stops at the system
+			// stack, so the go statement is found by startTracker.
+			return Site{}, stackStart
 		}
 		if !found && !strings.HasPrefix(fn, "runtime.") && fn != "" {
 			if !outer.isSet() {
@@ -246,37 +278,24 @@ func (t *siteTracker) classify(stack []uintptr) (Site, bool) {
 	// The whole stack is walked even after the site is found, so that a
 	// guard frame further out still marks the allocation as the guard's.
 	if found {
-		return site, true
+		return site, stackSite
 	}
 	if !outer.isSet() {
-		return t.runtimeSite(stack), true
+		return runtimeSite(stack), stackSite
 	}
-	return outer, true
+	return outer, stackSite
 }
 
-// RuntimeReason is the built-in allowlist reason for allocations whose
-// stack holds runtime frames only: the runtime allocating for itself, such
-// as an M for a new OS thread when a stop-the-world restarts the scheduler,
-// or the background scavenger growing its timer heap. No guarded or
-// third-party code is on such a stack, so there is nothing to fix there;
-// any other allocation in the same frame still makes it a violation.
-const RuntimeReason = "runtime-internal: the runtime allocated for itself (new OS thread, scavenger timer); no caller outside the runtime"
-
-// runtimeSite names a runtime-only stack by its outermost runtime function
-// (runtime.bgscavenge, runtime.startTheWorld.func1): it says which runtime
-// machinery allocated, where the innermost (mallocgc) says nothing.
-func (t *siteTracker) runtimeSite(stack []uintptr) Site {
-	s := Site{Function: "runtime", Allowed: RuntimeReason}
-	frames := runtime.CallersFrames(stack)
-	for {
-		f, more := frames.Next()
-		if f.Function != "" && f.Function != "runtime.goexit" && f.Function != "runtime.systemstack" {
-			s.Function, s.File, s.Line = f.Function, f.File, f.Line
-		}
-		if !more {
-			return s
-		}
+// name classifies a function found outside a profile stack (a goroutine's
+// creator): allowlisted, guarded, or neither.
+func (t *siteTracker) name(fn, file string, line int) Site {
+	s := Site{Function: fn, File: file, Line: line}
+	if reason := t.allowed(fn); reason != "" {
+		s.Allowed = reason
+	} else {
+		s.Guarded = t.guarded(fn)
 	}
+	return s
 }
 
 func (s Site) isSet() bool { return s.Function != "" }
@@ -297,19 +316,4 @@ func (t *siteTracker) allowed(fn string) string {
 		}
 	}
 	return ""
-}
-
-// allAllowed reports whether sites is non-empty and every site in it is
-// allowlisted. An empty attribution is not tolerated: allocations nobody
-// can name are not exempt.
-func allAllowed(sites []Site) bool {
-	if len(sites) == 0 {
-		return false
-	}
-	for _, s := range sites {
-		if s.Allowed == "" {
-			return false
-		}
-	}
-	return true
 }

@@ -54,6 +54,10 @@ type childResult struct {
 	Underruns  uint64
 	MixMax     time.Duration
 	Blocks     uint64
+	// For an adopted context: the raw file's size once the engine was
+	// closed, and once the application's own player had played after it.
+	CloseOffset int64
+	AppOffset   int64
 }
 
 // toneAmp is the test tone's amplitude; centred mono plays at
@@ -70,6 +74,9 @@ func sine(f voices.Format, frames int, freq float64) []byte {
 }
 
 func runChild(mode string) childResult {
+	if mode == "adopt" {
+		return runAdopt()
+	}
 	var res childResult
 	eng, err := voices.NewEngine(voices.EngineDesc{
 		Device: New(Desc{}),

@@ -25,20 +25,36 @@ const ReadyTimeout = 5 * time.Second
 type Desc struct {
 	// BufferFrames sizes both oto's device buffer
 	// (NewContextOptions.BufferSize) and the player's buffer
-	// (Player.SetBufferSize); 0 means DefaultBufferFrames.
+	// (Player.SetBufferSize); 0 means DefaultBufferFrames. With Context
+	// set it sizes the player's buffer only.
 	BufferFrames int
+	// Context is an oto context the application already made (oto allows
+	// one per process), or nil for the Device to open, or share, the
+	// process's own. With a Context the Device makes one player on it and
+	// never suspends, resumes or closes it: the context stays the
+	// application's, before and after the engine.
+	Context *oto.Context
+	// ContextFormat is the format Context was made with, which oto cannot
+	// report; the engine's format (EngineDesc.Format) must equal it, or
+	// Start fails with ErrFormatMismatch. The zero Format means
+	// voices.DefaultDeviceFormat (48 kHz float32 stereo:
+	// oto.NewContextOptions{SampleRate: 48000, ChannelCount: 2, Format:
+	// oto.FormatFloat32LE}). Unused without Context.
+	ContextFormat voices.Format
 }
 
 // Device is a voices.Device that plays through oto: one oto.Player whose
 // reader is the engine's mixer, read by oto's own goroutine (the audio
-// goroutine). Start and Close belong to the engine; Stats and Err are safe
-// from any goroutine.
+// goroutine), on the process's oto context or on one the application
+// made (Desc.Context). Start and Close belong to the engine; Stats and
+// Err are safe from any goroutine.
 type Device struct {
 	desc   Desc
 	format voices.Format
 	ctx    *oto.Context
 	player atomic.Pointer[oto.Player]
-	// alsa is the device-side buffer, constant once started.
+	// alsa is the device-side buffer, constant once started; unknown, so
+	// 0, on an adopted context.
 	alsa time.Duration
 
 	// mu is held for every read of src, so Close can wait out a read in
@@ -57,6 +73,9 @@ func New(d Desc) *Device {
 	if d.BufferFrames <= 0 {
 		d.BufferFrames = DefaultBufferFrames
 	}
+	if d.ContextFormat == (voices.Format{}) {
+		d.ContextFormat = voices.DefaultDeviceFormat
+	}
 	return &Device{desc: d}
 }
 
@@ -71,7 +90,9 @@ var shared struct {
 }
 
 // ErrFormatMismatch is returned when a Device asks for a format or buffer
-// other than the one the process's oto context was opened with.
+// other than the one the process's oto context was opened with, or when
+// the engine's format differs from an adopted context's
+// (Desc.ContextFormat).
 var ErrFormatMismatch = errors.New("otodev: the process's oto context has another format")
 
 func openContext(f voices.Format, frames int) (*oto.Context, error) {
@@ -110,18 +131,29 @@ func openContext(f voices.Format, frames int) (*oto.Context, error) {
 	return ctx, nil
 }
 
-// Start opens (or reuses) the process's oto context in format f and
-// starts one player reading src.
+// Start opens (or reuses) the process's oto context in format f, or takes
+// the application's (Desc.Context), and starts one player reading src.
 func (d *Device) Start(f voices.Format, src io.Reader) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
-	ctx, err := openContext(f, d.desc.BufferFrames)
-	if err != nil {
-		return err
+	ctx := d.desc.Context
+	if ctx != nil {
+		if f != d.desc.ContextFormat {
+			return fmt.Errorf("%w: the engine plays %v, the application's context was made for %v (Desc.ContextFormat)",
+				ErrFormatMismatch, f, d.desc.ContextFormat)
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("otodev: the application's oto context: %w", err)
+		}
+	} else {
+		var err error
+		if ctx, err = openContext(f, d.desc.BufferFrames); err != nil {
+			return err
+		}
+		d.alsa = f.Duration(d.desc.BufferFrames)
 	}
 	d.format, d.ctx, d.src = f, ctx, src
-	d.alsa = f.Duration(d.desc.BufferFrames)
 	p := ctx.NewPlayer(reader{d})
 	// Small player buffer: oto reads the mixer this many bytes at a time
 	// and keeps at most about twice that queued.
@@ -161,7 +193,9 @@ func (r reader) Read(b []byte) (int, error) {
 }
 
 // Stats reports the buffered audio (ALSA ring plus the player's queue at
-// the last read) and the reads that found the player's queue empty.
+// the last read; the player's queue only on an adopted context, whose
+// device buffer is the application's) and the reads that found the
+// player's queue empty.
 func (d *Device) Stats() voices.DeviceStats {
 	return voices.DeviceStats{
 		Name: "oto", Latency: time.Duration(d.latencyNs.Load()),
@@ -186,7 +220,8 @@ func (d *Device) Err() error {
 // is not read again. oto keeps reading a paused player (and removes it
 // only when the garbage collector finds it unreachable; Player.Close does
 // nothing since v3.4), so the reader answers silence from here on. The
-// process's oto context stays open (oto cannot close it).
+// oto context, the process's or the application's, is left running (oto
+// cannot close one, and an adopted one is not the Device's to suspend).
 func (d *Device) Close() error {
 	if p := d.player.Swap(nil); p != nil {
 		p.Pause()

@@ -10,6 +10,15 @@
 // If oto cannot open a sound card, NewEngine logs it, falls back to the
 // offline device and keeps oto's error for Engine.Err.
 //
+// A program that already made its oto context (oto allows one per
+// process) hands it over instead, with the format it made it in:
+//
+//	dev := otodev.New(otodev.Desc{Context: ctx, ContextFormat: voices.DefaultDeviceFormat})
+//
+// The engine then makes one player on that context and never suspends or
+// closes it. (Ebitengine keeps its oto context to itself: use a
+// voices.Pull as an Ebitengine player's source instead.)
+//
 // # Ownership
 //
 // oto's mux goroutine is the audio goroutine: it alone reads the mixer.
@@ -18,11 +27,13 @@
 //
 // # Lifetime
 //
-// oto allows one context per process: the first Device opens it with its
-// format and buffer size, and later Devices must ask for the same ones
-// (ErrFormatMismatch otherwise). The context is never closed; Close
-// detaches the Device's player and waits out a read in progress, so the
-// mixer is not read after Close returns.
+// oto allows one context per process: the first Device without
+// Desc.Context opens it with its format and buffer size, and later ones
+// must ask for the same ones (ErrFormatMismatch otherwise). An adopted
+// context is the application's for its whole life; the Device only adds
+// a player to it. No context is ever closed; Close detaches the Device's
+// player and waits out a read in progress, so the mixer is not read after
+// Close returns.
 //
 // Latency: the mixer's block (256 frames) is rendered when oto asks; oto
 // then holds up to about two player buffers, and ALSA one device buffer,

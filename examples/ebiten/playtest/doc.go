@@ -1,0 +1,7 @@
+// Package playtest runs the Ebitengine example as a user would: it builds
+// the example, runs it under a display with ALSA pointed at a FIFO, and
+// checks the tone that arrived. It is a package of its own because
+// Ebitengine's package initialisation needs a display: a test linked with
+// the example could not even skip without one. It holds no code besides
+// its tests.
+package playtest

@@ -1,0 +1,88 @@
+package pools
+
+// This file holds the pending state: an element whose handle is dead but
+// whose slot a device may still reference, so the slot waits off the free
+// list until the frame that could reference it completes.
+
+// DestroyAfter ends h's element at once, as Destroy does (h and every copy
+// are stale from now on: Get, Valid, Destroy and DestroyAfter with them
+// fail), but keeps the slot pending, off the free list, until Reclaim is
+// told that the device frame serial has completed. The element keeps its
+// value until then (and the garbage collector what the value references),
+// because what it names (a GPU texture, a buffer) may still be in use by
+// that frame: Reclaim hands the value back for the caller to release the
+// device object. A pending slot counts against the budget like a live one.
+//
+// Pending slots form a queue reclaimed oldest first, so serials must not
+// decrease from one call to the next, as a frame clock's never do. A
+// serial below the one the newest pending slot waits for is raised to it:
+// the slot waits longer than asked, never shorter. Once the queue is
+// empty, any serial is accepted.
+//
+// A zero, out-of-range or forged handle gets ErrInvalidHandle, a stale one
+// ErrStaleHandle, and nothing changes. DestroyAfter is O(1) and allocates
+// nothing.
+func (p *Pool[T]) DestroyAfter(h Handle[T], serial uint64) error {
+	i, slots := ^h.notIndex, p.slots
+	if uint(i) >= uint(len(slots)) {
+		return p.errs.invalid
+	}
+	s := &slots[i]
+	if s.gen != h.gen {
+		return p.errs.stale
+	}
+	// An even generation is what makes every handle to the slot stale; a
+	// spent one (genRetired) is even too, and the slot retires when it is
+	// reclaimed, not before, since it is as busy as any pending slot.
+	s.gen++
+	if p.pending == 0 {
+		p.pendHead = i
+	} else {
+		slots[p.pendTail].next = i
+		serial = max(serial, p.tailSerial)
+	}
+	p.pendTail = i
+	p.tailSerial = serial
+	p.serials[i] = serial
+	p.live--
+	p.pending++
+	return nil
+}
+
+// Reclaim takes the oldest pending slot if the frame it waits for is at or
+// below completed, and returns its index and the element it held, which
+// it zeroes in the pool: the caller releases the device object the value
+// names (glDeleteTextures of a GL name stored in T, say). The slot goes on
+// top of the free list, so the next Create reuses it before any slot freed
+// earlier or never used, unless its generation is spent, in which case it
+// retires for good (Stats.Retired) as with Destroy. When no pending slot's
+// frame has completed, Reclaim returns 0, the zero T and ok=false, and
+// changes nothing.
+//
+// Each call reclaims at most one slot; drain every completed frame with
+//
+//	for i, old, ok := p.Reclaim(c); ok; i, old, ok = p.Reclaim(c) {
+//		release(i, old)
+//	}
+//
+// Reclaim is O(1) and allocates nothing.
+func (p *Pool[T]) Reclaim(completed uint64) (index uint32, elem T, ok bool) {
+	i := p.pendHead
+	// Serials never decrease along the queue, so if the oldest slot must
+	// still wait, every slot behind it must too.
+	if p.pending == 0 || p.serials[i] > completed {
+		return 0, elem, false
+	}
+	s := &p.slots[i]
+	p.pendHead = s.next
+	p.pending--
+	var zero T
+	elem, p.elems[i] = p.elems[i], zero
+	if s.gen == genRetired {
+		p.retired++
+	} else {
+		s.next = p.head
+		p.head = i
+	}
+	return i, elem, true
+}
