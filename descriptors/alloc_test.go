@@ -1,9 +1,11 @@
 package descriptors_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 func TestSteadyFramesDoNotAllocate(t *testing.T) {
@@ -75,4 +77,60 @@ func TestValidDoesNotAllocate(t *testing.T) {
 	if answers != [3]bool{true, false, false} {
 		t.Errorf("Valid(live, stale, zero) = %v, want [true false false]", answers)
 	}
+}
+
+// Refusals sit on frame paths (a full heap during a level load, a stale
+// handle freed twice) and allocate nothing: each returns the heap's own
+// error, formatted only when read.
+func TestRefusalsDoNotAllocate(t *testing.T) {
+	r := newRig(t, descriptors.HeapDesc{Capacity: 4, Name: "ui"})
+	r.begin()
+	live := r.alloc(3)
+	stale, _ := r.heap.Alloc()
+	if err := r.heap.Free(stale); err != nil {
+		t.Fatal(err)
+	}
+	other := newRig(t, descriptors.HeapDesc{Capacity: 64})
+	foreign := other.alloc(10)[9]
+	dup := []descriptors.Handle{live[0], live[1], live[0]}
+	withStale := []descriptors.Handle{live[0], stale}
+	batch := make([]descriptors.Handle, 2)
+	cases := []struct {
+		name string
+		call func() error
+		want error
+	}{
+		{"Alloc on a full heap", func() error { _, err := r.heap.Alloc(); return err }, descriptors.ErrHeapExhausted},
+		{"AllocN past the free slots", func() error { return r.heap.AllocN(batch) }, descriptors.ErrHeapExhausted},
+		{"Free of a stale handle", func() error { return r.heap.Free(stale) }, descriptors.ErrStaleHandle},
+		{"Free of the zero handle", func() error { return r.heap.Free(descriptors.Handle{}) }, descriptors.ErrInvalidHandle},
+		{"Free of a foreign handle", func() error { return r.heap.Free(foreign) }, descriptors.ErrInvalidHandle},
+		{"Get of a stale handle", func() error { _, err := r.heap.Get(stale); return err }, descriptors.ErrStaleHandle},
+		{"FreeN with a repeat", func() error { return r.heap.FreeN(dup) }, descriptors.ErrInvalidHandle},
+		{"FreeN with a stale handle", func() error { return r.heap.FreeN(withStale) }, descriptors.ErrStaleHandle},
+	}
+	for _, c := range cases {
+		var err error
+		testenv.NoAllocs(t, c.name, 1000, func() { err = c.call() })
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	// The refusals changed nothing.
+	if st := r.heap.Stats(); st.Live != 3 || st.Pending != 1 || st.Refused == 0 {
+		t.Errorf("after the refusals: %+v", st)
+	}
+	for _, h := range live {
+		if !r.heap.Valid(h) {
+			t.Errorf("%v invalid after refusals", h)
+		}
+	}
+	// One error value serves every refusal: an error kept past the next
+	// refusal reads as that one, as documented.
+	_, full := r.heap.Alloc()
+	again := r.heap.Free(stale)
+	if full != again || !errors.Is(full, descriptors.ErrStaleHandle) {
+		t.Errorf("the heap's error is not one value describing its latest refusal: %v / %v", full, again)
+	}
+	r.end()
 }

@@ -3,24 +3,37 @@
 // reporting. The table never grows silently; Grow lifts the ceiling
 // explicitly.
 //
-// A Heap hands out Handles (slot index plus generation; the zero Handle is
-// never valid). Every call checks the handle, so a texture used after it
-// was freed is reported where it happens, as ErrStaleHandle. Free does not
-// make a slot reusable at once: a frame still in flight may sample the
-// slot's descriptor, so the slot returns to the free list only when the
-// frame clock the heap follows (lifetime/frame) reports those frames
-// complete.
-// Reuse is last-in first-out among retired slots, before the high-water
-// mark is bumped, so texture churn (font-atlas rebakes, quality swaps,
-// level reloads) recycles slots instead of leaking them. Occupancy (live,
-// peak, high-water, pending) is logged as a warning when it crosses 75%
-// and 90%, and optionally as a periodic line; exhaustion returns
-// ErrHeapExhausted quoting live, peak, pending and capacity. The heap
-// writes those records without allocating (a message built once, five
-// numeric attributes), so they may fire inside frames that an allocation
-// guard (lifetime/guard) watches, provided the Logger's handler does not
-// allocate either: package flatlog
+// A Heap rests on a pools.Pool (package pools owns the generational slot
+// table; the heap adds the frame protocol, the occupancy reporting and
+// the device backend's hook). It hands out Handles (slot index plus
+// generation, reading as pools' handles do: "slot N gen G", "none" for
+// the zero Handle, which is never valid). Every call checks the handle,
+// so a texture used after it was freed is reported where it happens, as
+// ErrStaleHandle. Free does not make a slot reusable at once: a frame
+// still in flight may sample the slot's descriptor, so the slot stays
+// pending until the frame clock the heap follows (lifetime/frame) reports
+// those frames complete, and is then reclaimed onto the free list. Reuse
+// is last-in first-out among reclaimed slots, before a never-used slot is
+// taken, so texture churn (font-atlas rebakes, quality swaps, level
+// reloads) recycles slots instead of leaking them. A slot is reused with
+// a new generation each time; after 2^31-1 uses its generation is spent
+// and the slot is retired for good rather than wrapping, so a stale
+// handle can never become valid again (Stats.Retired counts them).
+//
+// Occupancy (live, peak, high-water, pending) is logged as a warning when
+// it crosses 75% and 90%, and optionally as a periodic line; exhaustion
+// returns ErrHeapExhausted quoting live, peak, pending and capacity. The
+// heap writes those records without allocating (a message built once,
+// five numeric attributes), so they may fire inside frames that an
+// allocation guard (lifetime/guard) watches, provided the Logger's handler
+// does not allocate either: package flatlog
 // (github.com/steadyframe/steadyframe/flatlog) is such a handler.
+//
+// Refusals allocate nothing either: a full heap, a stale or foreign
+// handle and a closed heap are all answered with the heap's own error
+// value, filled with plain numbers and formatted only when read. It
+// describes the heap's latest refusal: read it (Error, errors.Is) before
+// the heap refuses again, or copy the message out.
 //
 // # Growing the heap
 //
@@ -29,15 +42,17 @@
 // gltex.Manager.Grow, which grows the GL texture table with it) raises the
 // capacity when the owner decides to, up to MaxCapacity. Handles hold a
 // slot index and a generation, never an address, so every handle stays
-// valid across Grow with the same index; slots waiting to retire still
-// retire after their frames; the 75% and 90% warnings are measured against
-// the new capacity. Grow allocates and logs at Info, so call it at load
-// time or at a deliberate point, not in steady frames.
+// valid across Grow with the same index; pending slots are still
+// reclaimed after their frames, in the order they were freed; the new
+// slots are taken only after every reclaimed one; the 75% and 90%
+// warnings are measured against the new capacity. Grow allocates and logs
+// at Info, so call it at load time or at a deliberate point, not in steady
+// frames.
 //
 // The slot table holds no device types. descriptors/gltex binds it to
 // OpenGL: creating a texture (glCreateTextures, glTextureStorage2D, an
 // upload through an upload arena as the pixel unpack buffer) takes a slot,
-// and freeing it defers glDeleteTextures to the slot's retirement.
+// and freeing it defers glDeleteTextures until the slot is reclaimed.
 //
 // # Reaching a slot from a shader
 //
@@ -55,10 +70,12 @@
 // # Ownership
 //
 // A Heap, and a gltex.Manager with its GL objects, belong to the render
-// goroutine; neither is safe for concurrent use. Other goroutines ask for
-// textures through the render goroutine's queue and get Handles back;
-// Handles are plain values and may be passed anywhere, but only the owner
-// goroutine may resolve them.
+// goroutine, the one that runs the frame clock; neither is safe for
+// concurrent use. Other goroutines ask for textures through the render
+// goroutine's queue and get Handles back; Handles are plain values and
+// may be passed anywhere, but only the owner goroutine may resolve them.
+// The heap owns its slot pool and its error value; the renderer owns the
+// clock, which the heap follows from NewHeap until Close.
 //
 // # Lifetime
 //
@@ -67,7 +84,7 @@
 //
 //	clock, _ := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
 //	heap, _ := descriptors.NewHeap(descriptors.HeapDesc{Clock: clock})
-//	serial, _ := clock.BeginFrame() // retires the slots of completed frames
+//	serial, _ := clock.BeginFrame() // reclaims the slots of completed frames
 //	... Alloc, Get, Free ...
 //	_ = clock.EndFrame()
 //
@@ -75,8 +92,10 @@
 // fails. The slot and its device object live on until the clock reports
 // complete the frame that was its newest when Free was called (Clock.Last:
 // the frame being recorded, or between frames the last one submitted);
-// the release runs inside that clock call (BeginFrame, Poll or Drain).
-// Close the heap after freeing everything and draining the clock: Close
-// refuses while slots are live or pending, so a leak is an error, not a
-// silent drop, and the clock refuses to close while the heap follows it.
+// the reclaim, and the SlotReleaser's call, run inside that clock call
+// (BeginFrame, Poll or Drain). An error a heap returns is valid until its
+// next refusal. Close the heap after freeing everything and draining the
+// clock: Close refuses while slots are live or pending, so a leak is an
+// error, not a silent drop, and the clock refuses to close while the heap
+// follows it.
 package descriptors

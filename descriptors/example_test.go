@@ -42,7 +42,7 @@ func Example() {
 	_ = clock.EndFrame()
 
 	gpu[clock.Slot(1)].Complete() // the GPU finishes frame 1
-	_, _ = clock.BeginFrame()     // frame 3 sees it: the slot retires
+	_, _ = clock.BeginFrame()     // frame 3 sees it: the slot is reclaimed
 	rebaked, _ := heap.Alloc()
 	fmt.Println("rebaked font in slot", rebaked.Index(), "- sky still in", sky.Index())
 	_ = clock.EndFrame()
@@ -51,7 +51,7 @@ func Example() {
 	for _, f := range gpu {
 		f.Complete()
 	}
-	_ = clock.Drain() // everything complete: the slots retire
+	_ = clock.Drain() // everything complete: the slots are reclaimed
 	fmt.Println(heap.Close(), clock.Close())
 	// Output:
 	// font valid: false
@@ -74,7 +74,7 @@ func ExampleHeap_Alloc_exhausted() {
 	_, err := heap.Alloc()
 	fmt.Println(err)
 	// Output:
-	// descriptors: heap exhausted: "ui" cannot supply 1 slot(s): live 1, peak 2, pending 1, capacity 2 (live near capacity means textures are never freed; pending high means frames are not retiring)
+	// descriptors: heap exhausted: "ui" cannot supply 1 slot(s): live 1, peak 2, pending 1, capacity 2 (live near capacity means textures are never freed; pending high means frames are not completing)
 }
 
 // Grow lifts the ceiling when the owner decides to, at load time: handles

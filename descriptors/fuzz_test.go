@@ -2,6 +2,7 @@ package descriptors_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/steadyframe/steadyframe/descriptors"
@@ -13,7 +14,10 @@ import (
 type model struct {
 	capacity  int
 	highWater int
-	free      []int // top is the end
+	allocs    uint64
+	reclaimed uint64
+	gen       map[uint32]uint32 // last generation issued per slot
+	free      []int             // top is the end
 	pending   []pendingSlot
 	live      map[descriptors.Handle]bool
 	peak      int
@@ -64,7 +68,18 @@ func (m *model) nextSlot() int {
 	return -1
 }
 
-func (m *model) take(h descriptors.Handle) {
+// take records the handle Alloc gave. A handle the heap issues reads as
+// pools' do, and each reuse of a slot carries a newer generation, odd.
+func (m *model) take(t *testing.T, h descriptors.Handle) {
+	t.Helper()
+	if g := h.Generation(); g&1 == 0 || g <= m.gen[h.Index()] || h.IsZero() {
+		t.Fatalf("Alloc issued %v after generation %d of its slot", h, m.gen[h.Index()])
+	}
+	if want := fmt.Sprintf("slot %d gen %d", h.Index(), h.Generation()); h.String() != want {
+		t.Fatalf("%v reads %q, want %q", h, h.String(), want)
+	}
+	m.gen[h.Index()] = h.Generation()
+	m.allocs++
 	if len(m.free) > 0 {
 		m.free = m.free[:len(m.free)-1]
 	} else {
@@ -82,6 +97,7 @@ func (m *model) retire(completed uint64) {
 		m.free = append(m.free, m.pending[0].slot)
 		m.released = append(m.released, m.pending[0].slot)
 		m.pending = m.pending[1:]
+		m.reclaimed++
 		n++
 	}
 	if n > 0 {
@@ -135,7 +151,8 @@ func FuzzHeap(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := &model{capacity: capacity, live: map[descriptors.Handle]bool{}, armed: [2]bool{true, true}}
+		m := &model{capacity: capacity, live: map[descriptors.Handle]bool{}, armed: [2]bool{true, true},
+			gen: map[uint32]uint32{}}
 		open := false // a frame is being recorded
 		// finish completes every frame through c on the "GPU", in order.
 		finish := func(c uint64) {
@@ -166,10 +183,10 @@ func FuzzHeap(f *testing.F) {
 					}
 					break
 				}
-				if err != nil || got.Index() != want {
+				if err != nil || int(got.Index()) != want {
 					t.Fatalf("cmd %d: Alloc = %v, %v; model wants slot %d", i, got, err, want)
 				}
-				m.take(got)
+				m.take(t, got)
 				order = append(order, got)
 			case 1, 2: // Free a live handle
 				if len(order) == 0 {
@@ -184,7 +201,7 @@ func FuzzHeap(f *testing.F) {
 				order = append(order[:k], order[k+1:]...)
 				delete(m.live, hd)
 				dead = append(dead, hd)
-				m.pending = append(m.pending, pendingSlot{hd.Index(), m.serial})
+				m.pending = append(m.pending, pendingSlot{int(hd.Index()), m.serial})
 			case 3: // a stale handle is refused everywhere
 				if len(dead) == 0 {
 					break
@@ -272,10 +289,10 @@ func FuzzHeap(f *testing.F) {
 					t.Fatalf("cmd %d: AllocN(%d): %v", i, n, err)
 				}
 				for _, hd := range dst {
-					if hd.Index() != m.nextSlot() {
+					if int(hd.Index()) != m.nextSlot() {
 						t.Fatalf("cmd %d: AllocN gave slot %d, model wants %d", i, hd.Index(), m.nextSlot())
 					}
-					m.take(hd)
+					m.take(t, hd)
 					order = append(order, hd)
 				}
 			}
@@ -293,12 +310,14 @@ func check(t *testing.T, i int, h *descriptors.Heap, m *model, order []descripto
 	st := h.Stats()
 	if st.Live != len(m.live) || st.Pending != len(m.pending) || st.Peak != m.peak ||
 		st.HighWater != m.highWater || st.FreeStack != len(m.free) || st.Free != m.capacity-len(m.live)-len(m.pending) ||
-		st.Capacity != m.capacity || h.Capacity() != m.capacity || st.Warnings != m.warnings {
-		t.Fatalf("cmd %d: stats %+v; model capacity %d live %d pending %d peak %d high-water %d free %d warnings %d",
-			i, st, m.capacity, len(m.live), len(m.pending), m.peak, m.highWater, len(m.free), m.warnings)
+		st.Capacity != m.capacity || h.Capacity() != m.capacity || st.Warnings != m.warnings ||
+		st.Allocs != m.allocs || st.Reclaimed != m.reclaimed || st.Frees != m.reclaimed+uint64(len(m.pending)) ||
+		st.Recycled != m.allocs-uint64(m.highWater) || st.Retired != 0 {
+		t.Fatalf("cmd %d: stats %+v; model capacity %d live %d pending %d peak %d high-water %d free %d warnings %d allocs %d reclaimed %d",
+			i, st, m.capacity, len(m.live), len(m.pending), m.peak, m.highWater, len(m.free), m.warnings, m.allocs, m.reclaimed)
 	}
 	for _, hd := range order {
-		if idx, err := h.Get(hd); err != nil || idx != hd.Index() {
+		if idx, err := h.Get(hd); err != nil || idx != int(hd.Index()) {
 			t.Fatalf("cmd %d: live %v: %d, %v", i, hd, idx, err)
 		}
 	}

@@ -28,7 +28,7 @@ func allocN(t *testing.T, h *descriptors.Heap, n int) []descriptors.Handle {
 func wantSlot(t *testing.T, h *descriptors.Heap, slot int) descriptors.Handle {
 	t.Helper()
 	hd, err := h.Alloc()
-	if err != nil || hd.Index() != slot {
+	if err != nil || int(hd.Index()) != slot {
 		t.Fatalf("Alloc = %v, %v; want slot %d", hd, err, slot)
 	}
 	return hd
@@ -101,7 +101,7 @@ func TestHandlesStayValidAcrossGrow(t *testing.T) {
 	r.end()
 	r.retire(1)
 	r.begin()
-	again := wantSlot(t, h, 1) // generation 2 of slot 1
+	again := wantSlot(t, h, 1) // generation 3 of slot 1: 1 was issued, 2 marked it freed
 	_ = h.Free(hs[4])
 	stale := []descriptors.Handle{hs[1], hs[4]}
 	live := []descriptors.Handle{hs[0], again, hs[2], hs[3], hs[5]}
@@ -109,11 +109,11 @@ func TestHandlesStayValidAcrossGrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, hd := range live {
-		if idx, err := h.Get(hd); err != nil || idx != hd.Index() {
+		if idx, err := h.Get(hd); err != nil || idx != int(hd.Index()) {
 			t.Errorf("%v after Grow: %d, %v", hd, idx, err)
 		}
 	}
-	if again.Generation() != 2 || !h.Valid(again) {
+	if again.Generation() != 3 || !h.Valid(again) {
 		t.Errorf("reissued %v not valid after Grow", again)
 	}
 	for _, hd := range stale {
@@ -208,7 +208,7 @@ func TestPendingFreesRetireAcrossGrow(t *testing.T) {
 	}
 	live = append(live, wantSlot(t, h, 2))
 	st := h.Stats()
-	if st.HighWater != 6 || st.Pending != 0 || st.Live != 6 || st.Retired != 4 || st.Recycled != 4 {
+	if st.HighWater != 6 || st.Pending != 0 || st.Live != 6 || st.Reclaimed != 4 || st.Recycled != 4 {
 		t.Errorf("after retiring: %+v", st)
 	}
 
@@ -333,7 +333,7 @@ func TestSteadyFramesAfterGrowDoNotAllocate(t *testing.T) {
 	}
 	// The warm-up frame ran before frame 1 completed, so it took slot 60;
 	// the measured ones drained the replaced queue and recycled.
-	if st := r.heap.Stats(); st.Retired < 20 || st.Live != 40 || st.HighWater != 61 || st.Recycled < 199 {
+	if st := r.heap.Stats(); st.Reclaimed < 20 || st.Live != 40 || st.HighWater != 61 || st.Recycled < 199 {
 		t.Errorf("after the run: %v", st)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/internal/testenv"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
@@ -99,9 +100,9 @@ func (r *rig) retire(c uint64) int {
 	for s := uint64(1); s <= c; s++ {
 		r.complete(s)
 	}
-	before := r.heap.Stats().Retired
+	before := r.heap.Stats().Reclaimed
 	r.clock.Poll()
-	return int(r.heap.Stats().Retired - before)
+	return int(r.heap.Stats().Reclaimed - before)
 }
 
 // drain waits for every frame, which retires everything pending, as a
@@ -167,10 +168,13 @@ func TestHandlesAreGenerationalAndZeroIsInvalid(t *testing.T) {
 	if a.IsZero() || a.Generation() == 0 {
 		t.Fatalf("handle %v must not be zero", a)
 	}
-	if i, err := r.heap.Get(a); err != nil || i != a.Index() {
+	if i, err := r.heap.Get(a); err != nil || i != int(a.Index()) {
 		t.Fatalf("Get(%v) = %d, %v", a, i, err)
 	}
-	for _, bad := range []descriptors.Handle{0, descriptors.Handle(1<<32 | 99)} {
+	// A handle of a larger heap names a slot this one does not have.
+	other := newRig(t, descriptors.HeapDesc{Capacity: 128})
+	foreign := other.alloc(100)[99]
+	for _, bad := range []descriptors.Handle{{}, foreign} {
 		if _, err := r.heap.Get(bad); !errors.Is(err, descriptors.ErrInvalidHandle) {
 			t.Errorf("Get(%v): %v, want ErrInvalidHandle", bad, err)
 		}
@@ -201,8 +205,8 @@ func TestHandlesAreGenerationalAndZeroIsInvalid(t *testing.T) {
 	if _, err := r.heap.Get(a); !errors.Is(err, descriptors.ErrStaleHandle) {
 		t.Errorf("old handle to a reused slot: %v, want ErrStaleHandle", err)
 	}
-	if !strings.Contains(a.String(), "slot 0 gen 1") || descriptors.Handle(0).String() != "zero handle" {
-		t.Errorf("String: %q, %q", a, descriptors.Handle(0))
+	if a.String() != "slot 0 gen 1" || b.String() != "slot 0 gen 3" || (descriptors.Handle{}).String() != "none" {
+		t.Errorf("String: %q, %q, %q; want the pools format", a, b, descriptors.Handle{})
 	}
 	r.end()
 }
@@ -236,7 +240,7 @@ func TestFreedSlotsWaitForTheirFrames(t *testing.T) {
 	r.end()
 	r.gpuCatchUp()
 	r.begin()
-	if st := r.heap.Stats(); st.Pending != 0 || st.FreeStack != 1 || st.Retired != 1 {
+	if st := r.heap.Stats(); st.Pending != 0 || st.FreeStack != 1 || st.Reclaimed != 1 {
 		t.Fatalf("after frame %d completed: %+v; want it retired", freedIn, st)
 	}
 	again, _ := r.heap.Alloc()
@@ -263,7 +267,7 @@ func TestReuseIsLIFOAmongRetiredSlots(t *testing.T) {
 	r.begin()
 	for _, want := range []int{5, 0, 2, 6} {
 		h, _ := r.heap.Alloc()
-		if h.Index() != want {
+		if int(h.Index()) != want {
 			t.Errorf("Alloc took slot %d, want %d (last retired first, then bump)", h.Index(), want)
 		}
 	}
@@ -281,7 +285,7 @@ func TestBatchesAreAllOrNothing(t *testing.T) {
 		t.Fatalf("AllocN(4) with 3 free: %v, want ErrHeapExhausted", err)
 	}
 	for _, h := range dst {
-		if h != 0 {
+		if !h.IsZero() {
 			t.Fatal("a refused AllocN wrote handles")
 		}
 	}
@@ -406,5 +410,21 @@ func TestErrorsArePrefixedAndDistinct(t *testing.T) {
 				t.Errorf("%v matches %v", a, b)
 			}
 		}
+	}
+}
+
+// The heap rests on pools: its slot table is a pools.Pool, not a copy of
+// one (issue 9), and it stays free of cgo and of the device backends.
+func TestRestsOnPools(t *testing.T) {
+	var pools, cgo bool
+	for _, d := range testenv.Deps(t, "github.com/steadyframe/steadyframe/descriptors", false) {
+		pools = pools || d.Path == "github.com/steadyframe/steadyframe/pools"
+		cgo = cgo || d.Cgo
+	}
+	if !pools {
+		t.Error("descriptors does not import pools")
+	}
+	if cgo {
+		t.Error("descriptors depends on a cgo package")
 	}
 }

@@ -40,7 +40,7 @@ func stillHeld(t *testing.T, r *rig, rel *recordingReleaser, freed descriptors.H
 	if r.heap.Valid(freed) {
 		t.Fatalf("%s: the freed handle %v is still valid", when, freed)
 	}
-	if st := r.heap.Stats(); st.Pending != 1 || st.FreeStack != 0 || st.Retired != 0 {
+	if st := r.heap.Stats(); st.Pending != 1 || st.FreeStack != 0 || st.Reclaimed != 0 {
 		t.Fatalf("%s: %+v, want the freed slot pending", when, st)
 	}
 	if err := r.heap.Close(); !errors.Is(err, descriptors.ErrInUse) {
@@ -90,7 +90,7 @@ func TestMisuseNoHeapBeginFrameToForget(t *testing.T) {
 	stillHeld(t, r, rel, font, "frame 2 complete")
 	// Frame 3 completes: now, and only now, the slot is released.
 	r.retire(3)
-	if len(rel.released) != 1 || rel.released[0] != font.Index() {
+	if len(rel.released) != 1 || rel.released[0] != int(font.Index()) {
 		t.Fatalf("after frame 3 completed: released %v, want [%d]", rel.released, font.Index())
 	}
 }
@@ -134,7 +134,7 @@ func TestMisuseNoSerialToPassWrong(t *testing.T) {
 		r.end()
 	}
 	r.retire(1)
-	if len(rel.released) != 1 || rel.released[0] != sky.Index() {
+	if len(rel.released) != 1 || rel.released[0] != int(sky.Index()) {
 		t.Fatalf("after frame 1 completed: released %v, want [%d] first", rel.released, sky.Index())
 	}
 }

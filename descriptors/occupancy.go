@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -26,6 +27,8 @@ var warnLevels = [...]int{WarnLevel1, WarnLevel2}
 // line run inside steady frames (Alloc, the frame start), where an allocation
 // guard may be armed, so everything that can be formatted ahead is
 // formatted in init and each record is built from plain numbers only.
+// The levels are kept as slot counts (warnAt, rearmAt), so Alloc and a
+// reclaim pay one comparison, not a multiplication per level.
 type occupancy struct {
 	base     *slog.Logger // the user's Logger, or slog.Default()
 	name     string
@@ -37,6 +40,10 @@ type occupancy struct {
 	crossed  [len(warnLevels)]string // warning messages, one per level
 	warnings uint64
 	lines    uint64
+	// warnAt is the in-use count at which the lowest armed level warns
+	// (MaxInt when none is armed); rearmAt the count below which the
+	// highest disarmed level re-arms (0 when none is disarmed).
+	warnAt, rearmAt int
 }
 
 // occupancyMsg is the periodic line's message.
@@ -76,43 +83,63 @@ const grownMsg = "descriptors: heap grown"
 // heap puts occupancy clearly below. It allocates; Grow is not a steady
 // frame call.
 func (o *occupancy) grown(h *Heap, old int) {
+	st := h.pool.Stats()
 	o.base.LogAttrs(context.Background(), slog.LevelInfo, grownMsg,
 		slog.String("heap", o.name),
 		slog.Int("old_capacity", old),
-		slog.Int("capacity", len(h.gen)),
-		slog.Int("live", h.live),
-		slog.Int("pending", h.pending),
-		slog.Int("peak", h.peak),
-		slog.Int("high_water", h.highWater),
+		slog.Int("capacity", st.Capacity),
+		slog.Int("live", st.InUse),
+		slog.Int("pending", st.Pending),
+		slog.Int("peak", st.PeakInUse),
+		slog.Int("high_water", st.HighWater),
 	)
-	o.bind(len(h.gen))
-	o.fall(h)
+	o.bind(st.Capacity)
+	o.levels(h)
+	o.rearm(h)
 }
 
-// over reports whether inUse is at or above pct percent of capacity,
-// in integers so that 768 of 1024 is exactly 75%.
-func over(inUse, capacity, pct int) bool { return inUse*100 >= pct*capacity }
+// atLeast returns the smallest in-use count that is pct percent of
+// capacity or more, in integers so that 768 of 1024 is exactly 75%.
+func atLeast(pct, capacity int) int { return (pct*capacity + 99) / 100 }
 
-// rise warns for each armed level that occupancy has reached.
-func (o *occupancy) rise(h *Heap) {
-	inUse := h.live + h.pending
+// levels recomputes warnAt and rearmAt from the armed levels and the
+// capacity.
+func (o *occupancy) levels(h *Heap) {
+	c := h.pool.Cap()
+	o.warnAt, o.rearmAt = math.MaxInt, 0
 	for i, lvl := range warnLevels {
-		if o.armed[i] && over(inUse, len(h.gen), lvl) {
+		if o.armed[i] {
+			o.warnAt = min(o.warnAt, atLeast(lvl, c))
+		} else {
+			o.rearmAt = max(o.rearmAt, atLeast(lvl-Hysteresis, c))
+		}
+	}
+}
+
+// cross warns for each armed level that occupancy has reached. The heap
+// calls it when its in-use count reaches warnAt.
+func (o *occupancy) cross(h *Heap) {
+	n, c := h.inUse, h.pool.Cap()
+	for i, lvl := range warnLevels {
+		if o.armed[i] && n >= atLeast(lvl, c) {
 			o.armed[i] = false
 			o.warnings++
 			o.emit(h, slog.LevelWarn, o.crossed[i])
 		}
 	}
+	o.levels(h)
 }
 
-// fall re-arms each level occupancy has dropped clearly below.
-func (o *occupancy) fall(h *Heap) {
-	inUse := h.live + h.pending
+// rearm re-arms each level occupancy has dropped clearly below. The heap
+// calls it when its in-use count falls below rearmAt, and Grow.
+func (o *occupancy) rearm(h *Heap) {
+	n, c := h.inUse, h.pool.Cap()
 	for i, lvl := range warnLevels {
-		if !o.armed[i] && !over(inUse, len(h.gen), lvl-Hysteresis) {
+		if !o.armed[i] && n < atLeast(lvl-Hysteresis, c) {
 			o.armed[i] = true
 		}
 	}
+	o.levels(h)
 }
 
 // tick logs the periodic occupancy line when it is due.
@@ -141,12 +168,13 @@ func (o *occupancy) emit(h *Heap, level slog.Level, msg string) {
 	if !o.log.Enabled(ctx, level) {
 		return
 	}
+	st := h.pool.Stats()
 	o.log.LogAttrs(ctx, level, msg,
-		slog.Float64("pct", tenths(h.live+h.pending, len(h.gen))),
-		slog.Int("live", h.live),
-		slog.Int("pending", h.pending),
-		slog.Int("peak", h.peak),
-		slog.Int("high_water", h.highWater),
+		slog.Float64("pct", tenths(st.InUse+st.Pending, st.Capacity)),
+		slog.Int("live", st.InUse),
+		slog.Int("pending", st.Pending),
+		slog.Int("peak", st.PeakInUse),
+		slog.Int("high_water", st.HighWater),
 	)
 }
 
@@ -170,29 +198,40 @@ type Stats struct {
 	Pending   int // freed slots waiting for their frames to complete
 	Peak      int // most slots live at once
 	HighWater int // slots ever used; never-used slots lie above it
-	Free      int // slots Alloc can hand out now: Capacity - Live - Pending
+	Free      int // slots Alloc can hand out now: Capacity - Live - Pending - Retired
+	// Retired counts the slots retired for good because their generation
+	// was spent (after 2^31-1 uses each): a stale handle to them can never
+	// become valid again, and they no longer count as capacity.
+	Retired int
 
-	Allocs   uint64 // slots handed out
-	Recycled uint64 // of which came from the free list
-	Frees    uint64 // handles freed
-	Retired  uint64 // freed slots returned to the free list
-	Refused  uint64 // Alloc/AllocN calls refused with ErrHeapExhausted
+	Allocs    uint64 // slots handed out
+	Recycled  uint64 // of which were reused slots, not never-used ones
+	Frees     uint64 // handles freed: Reclaimed + Pending
+	Reclaimed uint64 // freed slots returned to the free list after their frames
+	Refused   uint64 // Alloc/AllocN calls refused with ErrHeapExhausted
 	// Warnings counts upward crossings of WarnLevel1 and WarnLevel2, and
 	// LogLines the periodic lines that fell due, whether or not the
 	// Logger's level let the record through.
 	Warnings  uint64
 	LogLines  uint64
 	Frame     uint64 // the clock's newest frame (Clock.Last), which Free schedules against
-	FreeStack int    // retired slots waiting on the free list
+	FreeStack int    // reclaimed slots waiting on the free list, reused before never-used ones
 }
 
 // Stats returns the heap's counters. It does not allocate.
 func (h *Heap) Stats() Stats {
+	st := h.pool.Stats()
+	// Every slot handed out is live, pending or reclaimed; every Alloc
+	// either reuses a slot or takes the lowest never-used one, which
+	// raises the high-water mark by one.
+	allocs, live := st.TotalCreated, uint64(st.InUse)
 	return Stats{
-		Name: h.name, Capacity: len(h.gen), Live: h.live, Pending: h.pending, Peak: h.peak,
-		HighWater: h.highWater, Free: len(h.gen) - h.live - h.pending,
-		Allocs: h.allocs, Recycled: h.recycled, Frees: h.frees, Retired: h.retired, Refused: h.refused,
-		Warnings: h.occupancy.warnings, LogLines: h.occupancy.lines, Frame: h.clock.Last(), FreeStack: len(h.free),
+		Name: h.name, Capacity: st.Capacity, Live: st.InUse, Pending: st.Pending, Peak: st.PeakInUse,
+		HighWater: st.HighWater, Free: h.pool.Available(), Retired: st.Retired,
+		Allocs: allocs, Recycled: allocs - uint64(st.HighWater), Frees: allocs - live,
+		Reclaimed: allocs - live - uint64(st.Pending), Refused: h.refused,
+		Warnings: h.occupancy.warnings, LogLines: h.occupancy.lines, Frame: h.clock.Last(),
+		FreeStack: h.pool.Available() - (st.Capacity - st.HighWater),
 	}
 }
 

@@ -116,7 +116,7 @@ func (o *outcome) teardown(r *renderer, gpu *gpuSide, snd *audio, logger *slog.L
 		}
 		return nil
 	})
-	// Draining the clock retires every freed slot (deleting its texture);
+	// Draining the clock reclaims every freed slot (deleting its texture);
 	// the heap and the Set refuse to close before it, and the clock
 	// refuses to close before them.
 	add("frames-drain", func() error {

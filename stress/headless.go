@@ -19,7 +19,7 @@ type cpuTextures struct {
 func (c *cpuTextures) Create(w, h int, rgba []byte) (descriptors.Handle, error) {
 	hd, err := c.heap.Alloc()
 	if err != nil {
-		return 0, err
+		return descriptors.Handle{}, err
 	}
 	if _, view, err := c.arena.Alloc(len(rgba), 256); err == nil {
 		copy(view, rgba)

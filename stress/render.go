@@ -161,7 +161,7 @@ func (r *renderer) pace() {
 }
 
 func (r *renderer) frameBody() bool {
-	// The clock retires the heap's slots whose frames completed, then
+	// The clock reclaims the heap's slots whose frames completed, then
 	// opens the arenas and the frame.
 	serial, err := r.frames.BeginFrame()
 	if err != nil {

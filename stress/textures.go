@@ -92,11 +92,8 @@ func newTextures(tx texturer) (*textures, error) {
 func (t *textures) create(w, h int, rgba []byte) descriptors.Handle {
 	hd, err := t.tx.Create(w, h, rgba)
 	if err != nil {
-		t.failures++
-		if t.firstErr == nil {
-			t.firstErr = err
-		}
-		return 0
+		t.fail(err)
+		return descriptors.Handle{}
 	}
 	t.made++
 	return hd
@@ -107,13 +104,20 @@ func (t *textures) free(h *descriptors.Handle) {
 		return
 	}
 	if err := t.tx.Free(*h); err != nil {
-		t.failures++
-		if t.firstErr == nil {
-			t.firstErr = err
-		}
+		t.fail(err)
 	}
-	*h = 0
+	*h = descriptors.Handle{}
 	t.freed++
+}
+
+// fail counts a refused Create or Free and keeps the first error. The
+// heap's error is its own and describes only its latest refusal, so the
+// first one is copied out (a failure path: the run fails on it anyway).
+func (t *textures) fail(err error) {
+	t.failures++
+	if t.firstErr == nil {
+		t.firstErr = fmt.Errorf("%w", err)
+	}
 }
 
 // bakeFont rebakes the atlas at scale, as a window resize does: every page

@@ -159,7 +159,7 @@ func (d *demo) loop() error {
 
 // step renders one frame.
 func (d *demo) step() error {
-	// The clock retires the textures of completed frames, then opens the
+	// The clock deletes the textures of completed frames, then opens the
 	// arenas and the frame.
 	if _, err := d.clock.BeginFrame(); err != nil {
 		return err

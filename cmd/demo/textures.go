@@ -119,7 +119,7 @@ func (t *textureSet) swapQuality() error {
 		if err := t.mgr.Free(h); err != nil {
 			return err
 		}
-		t.quality[i] = 0
+		t.quality[i] = descriptors.Handle{}
 	}
 	t.high = !t.high
 	before := t.mgr.Heap().Stats().Recycled
@@ -198,10 +198,10 @@ func (t *textureSet) fontSlots() string {
 	if len(t.font) == 0 {
 		return "none"
 	}
-	first, last := t.font[0].Index(), t.font[len(t.font)-1].Index()
+	first, last := int(t.font[0].Index()), int(t.font[len(t.font)-1].Index())
 	consecutive := true
 	for i, h := range t.font {
-		if h.Index() != first+i && h.Index() != first-i {
+		if int(h.Index()) != first+i && int(h.Index()) != first-i {
 			consecutive = false
 		}
 	}
@@ -213,7 +213,7 @@ func (t *textureSet) fontSlots() string {
 		if i > 0 {
 			s += ","
 		}
-		s += strconv.Itoa(h.Index())
+		s += strconv.Itoa(int(h.Index()))
 	}
 	return s
 }
@@ -226,7 +226,7 @@ func (t *textureSet) release() error {
 			return
 		}
 		if err := t.mgr.Free(h); err != nil && first == nil {
-			first = err
+			first = fmt.Errorf("%w", err) // the heap's error describes only its latest refusal
 		}
 	}
 	free(t.white)
@@ -236,6 +236,6 @@ func (t *textureSet) release() error {
 	for _, h := range t.font {
 		free(h)
 	}
-	t.white, t.quality, t.font = 0, [qualityTextures]descriptors.Handle{}, nil
+	t.white, t.quality, t.font = descriptors.Handle{}, [qualityTextures]descriptors.Handle{}, nil
 	return first
 }

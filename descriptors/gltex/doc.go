@@ -3,8 +3,8 @@
 // uploaded through an upload arena bound as the PIXEL_UNPACK buffer, or
 // straight from client memory when no arena has room) and gives it a
 // slot; freeing it invalidates the handle at once and deletes the GL
-// texture only when the slot retires, after every frame that could sample
-// it has completed.
+// texture only when the slot is reclaimed, after every frame that could
+// sample it has completed.
 //
 // A shader reaches a slot by unit, not by index: there is no bindless
 // texturing here, so Bind(unit, handle) calls glBindTextureUnit before a

@@ -65,7 +65,7 @@ func TestGrowCreatesTexturesInNewSlots(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if h.Index() != k {
+			if int(h.Index()) != k {
 				t.Errorf("texture %d after Grow took slot %d, want %d (slot 2 is still pending)", k, h.Index(), k)
 			}
 			name, _ := r.tex.Texture(h)

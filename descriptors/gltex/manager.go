@@ -69,7 +69,7 @@ type Manager struct {
 	created, deleted, staged, direct uint64
 }
 
-// releaser deletes a slot's texture when the heap retires the slot. It is
+// releaser deletes a slot's texture when the heap reclaims the slot. It is
 // a separate type so ReleaseSlot is not part of the Manager's API.
 type releaser struct{ m *Manager }
 
@@ -107,7 +107,7 @@ func New(d Desc) (*Manager, error) {
 // Grow raises the capacity of the heap to capacity slots and the
 // per-slot texture table with it, so textures can be created in the new
 // slots. Existing handles and textures are untouched, and textures of
-// slots waiting to retire are still deleted when they retire. Nothing
+// pending slots are still deleted when they are reclaimed. Nothing
 // else in GL is sized by the heap: shaders reach a slot by binding its
 // texture per draw (Bind). Grow allocates; call it at load time on the
 // render goroutine, never in steady frames. A capacity not above the
@@ -135,16 +135,16 @@ func (m *Manager) Create(width, height int, f Format, pixels []byte) (descriptor
 	internal, format, bpp, ok := f.gl()
 	switch {
 	case !ok:
-		return 0, fmt.Errorf("%w: format %d", ErrInvalidTexture, f)
+		return descriptors.Handle{}, fmt.Errorf("%w: format %d", ErrInvalidTexture, f)
 	case width < 1 || height < 1 || width > m.maxSize || height > m.maxSize:
-		return 0, fmt.Errorf("%w: %d×%d (want 1..%d on each side)", ErrInvalidTexture, width, height, m.maxSize)
+		return descriptors.Handle{}, fmt.Errorf("%w: %d×%d (want 1..%d on each side)", ErrInvalidTexture, width, height, m.maxSize)
 	case pixels != nil && len(pixels) != width*height*bpp:
-		return 0, fmt.Errorf("%w: %d bytes of pixels for %d×%d at %d bytes a texel (want %d)",
+		return descriptors.Handle{}, fmt.Errorf("%w: %d bytes of pixels for %d×%d at %d bytes a texel (want %d)",
 			ErrInvalidTexture, len(pixels), width, height, bpp, width*height*bpp)
 	}
 	h, err := m.heap.Alloc()
 	if err != nil {
-		return 0, err
+		return descriptors.Handle{}, err
 	}
 	// Errors left by earlier GL code would otherwise be charged to this
 	// texture and free it.
@@ -161,9 +161,9 @@ func (m *Manager) Create(width, height int, f Format, pixels []byte) (descriptor
 		m.upload(name, width, height, format, pixels)
 	}
 	if e := gl.GetError(); e != gl.NO_ERROR {
-		// The slot retires like any other; its releaser deletes the name.
+		// The slot is reclaimed like any other; its releaser deletes the name.
 		_ = m.heap.Free(h)
-		return 0, fmt.Errorf("%w: 0x%x creating a %d×%d texture", ErrGL, e, width, height)
+		return descriptors.Handle{}, fmt.Errorf("%w: 0x%x creating a %d×%d texture", ErrGL, e, width, height)
 	}
 	return h, nil
 }
@@ -210,9 +210,9 @@ func (m *Manager) Bind(unit uint32, h descriptors.Handle) error {
 	return nil
 }
 
-// Free invalidates h now; the GL texture is deleted when its slot
-// retires, once the frame clock reports complete the frame that was its
-// newest when Free was called.
+// Free invalidates h now; the GL texture is deleted when its slot is
+// reclaimed, once the frame clock reports complete the frame that was
+// its newest when Free was called.
 func (m *Manager) Free(h descriptors.Handle) error { return m.heap.Free(h) }
 
 // Stats describes the manager's textures: a plain value, safe to hand to
@@ -221,7 +221,7 @@ type Stats struct {
 	Heap     descriptors.Stats
 	Textures int    // GL textures alive: live plus pending slots
 	Created  uint64 // textures created
-	Deleted  uint64 // textures deleted at retirement
+	Deleted  uint64 // textures deleted when their slots were reclaimed
 	Staged   uint64 // uploads through the staging arena
 	Direct   uint64 // uploads from client memory
 }
