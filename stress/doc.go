@@ -68,8 +68,9 @@
 // Everything a steady frame needs is allocated before the guard arms; the
 // first frame loads the textures (the level load). At the end the workers
 // stop and are joined, the report is gathered from every owner, and
-// lifetime.Teardown runs the explicit order and logs it: voices StopAll
+// lifetime/teardown runs the explicit order and logs it: voices StopAll
 // before the sound memory is released (and the audio device closed);
-// textures freed, frames drained, slots retired and GL textures deleted,
-// the upload buffer unmapped, and the GL context destroyed last.
+// textures freed, the frame clock drained (which reclaims the slots and
+// deletes the GL textures), the descriptor heap closed, the upload buffer
+// unmapped, the frame clock closed, and the GL context destroyed last.
 package main

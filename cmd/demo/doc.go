@@ -29,10 +29,12 @@
 //
 // # Lifetime
 //
-// The first frame creates the textures. Each frame retires the slots whose
-// frames have completed, writes sprites, particles and panel into their
-// arenas and draws them. At exit lifetime.Teardown runs, and logs, the
-// explicit order: voices StopAll, then the sound memory, then the audio
-// device; textures freed, frames drained, slots retired (GL textures
-// deleted), the upload buffer unmapped, and the GL context destroyed last.
+// The first frame creates the textures. Each frame begins on the frame
+// clock, which reclaims the slots whose frames have completed and opens
+// the arenas; the demo writes sprites, particles and panel into them and
+// draws them. At exit lifetime/teardown runs, and logs, the explicit
+// order: voices StopAll, then the sound memory, then the audio device;
+// textures freed, the frame clock drained (GL textures deleted), the
+// texture Manager closed, the upload buffer unmapped, the clock closed,
+// and the GL context destroyed last.
 package main
