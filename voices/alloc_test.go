@@ -53,12 +53,12 @@ func TestMixerAllocs(t *testing.T) {
 				clips = append(clips, c)
 			}
 			for i := 0; i < 40; i++ {
-				_, _ = e.Play(clips[i%len(clips)], PlayDesc{Loop: i%2 == 0, Priority: int16(i % 3)})
+				_, _ = e.Play(clips[i%len(clips)], PlayDesc{Loop: true, Priority: int16(i % 3)})
 			}
 			buf := make([]byte, 1024*8)
 			i := 0
 			wantNoAllocs(t, "mixer Read with 32 voices, "+rs.String()+", "+ks.name, func() {
-				_, _ = e.Play(clips[i%len(clips)], PlayDesc{Loop: i%2 == 0, Priority: 2})
+				_, _ = e.Play(clips[i%len(clips)], PlayDesc{Loop: true, Priority: 2})
 				i++
 				_, _ = e.mix.Read(buf)
 			})

@@ -34,6 +34,7 @@ func testSincVoice(f Format, pcm []byte, loop bool, dev int) *voice {
 	if f.Rate != dev {
 		v.sinc = sincTableFor(f.Rate, dev)
 		v.window = make([]float32, 2*(v.sinc.taps+sincEdgeSlack))
+		v.planes = make([]float32, 2*sincPlane)
 	}
 	return v
 }

@@ -2,7 +2,13 @@
 
 package voices
 
-import "golang.org/x/sys/cpu"
+import (
+	"encoding/binary"
+	"math"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // The vector kernels (kernels_amd64.s) need AVX2 (gathers, 256-bit
 // integer converts and permutes). They multiply and add separately, as
@@ -25,7 +31,7 @@ var vectorKernels = func() *kernelSet {
 		name:   "avx2",
 		mix:    [4]func([]frame, []byte, float32, float32){mixS16MonoVec, mixS16StereoVec, mixF32MonoVec, mixF32StereoVec},
 		linear: [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16MonoVec, resampleS16StereoVec, resampleF32MonoVec, resampleF32StereoVec},
-		sinc:   [4]func([]frame, []byte, *sincTable, uint32, float32, float32){sincS16MonoVec, sincS16StereoVec, sincF32MonoVec, sincF32StereoVec},
+		sinc:   [4]func([]frame, []byte, *sincTable, uint32, float32, float32, []float32){sincS16MonoVec, sincS16StereoVec, sincF32MonoVec, sincF32StereoVec},
 	}
 }()
 
@@ -167,52 +173,118 @@ func resampleF32StereoVec(out []frame, src []byte, p, step uint64, gl, gr float3
 	resampleF32Stereo(out[n:], src, p+uint64(n)*step, step, gl, gr)
 }
 
-//go:noescape
-func sincS16MonoAVX2(out *frame, n int, src *byte, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+// sincStereoAVX2 finds the right plane 8192 bytes after the left: the
+// two arrays fail to compile unless that is sincPlane floats.
+var (
+	_ [sincPlane*4 - 8192]struct{}
+	_ [8192 - sincPlane*4]struct{}
+)
 
 //go:noescape
-func sincS16StereoAVX2(out *frame, n int, src *byte, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
 
 //go:noescape
-func sincF32MonoAVX2(out *frame, n int, src *byte, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
 
 //go:noescape
-func sincF32StereoAVX2(out *frame, n int, src *byte, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
 
-// sincRun checks src holds every window of n outputs from phase on.
-func sincRun(n int, src []byte, t *sincTable, phase uint32, fb int) {
-	k, _ := t.advance(0, phase, n-1)
-	_ = src[(k+t.taps)*fb-1]
+//go:noescape
+func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+
+//go:noescape
+func s16ToFloatAVX2(dst *float32, src *byte, n int)
+
+//go:noescape
+func s16SplitAVX2(l *float32, roff int, src *byte, n int)
+
+//go:noescape
+func f32SplitAVX2(l *float32, roff int, src *byte, n int)
+
+// sincVec is the vector sinc for every source kind. The filter reads each
+// source frame about taps/step times, so rather than convert a sample
+// (and, for stereo, shuffle coefficients to its layout) on every read,
+// it converts the run's frames once into planes of floats in the mixer's
+// scratch, a plane per channel, and filters the planes; a float32 mono
+// source is a plane already. The 16-bit samples go in unscaled, exact,
+// and their scale joins the gains, as in the scalar loops; their bound
+// is infinite (they cannot be NaN, and the scalar loops do not clamp
+// them). A run longer than a plane is filtered a plane at a time.
+func sincVec(k sourceKind, out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
+	fb := kindFrameBytes[k]
+	bound := t.bound
+	if k == kindS16Mono || k == kindS16Stereo {
+		gl, gr, bound = gl*s16Scale, gr*s16Scale, float32(math.Inf(1))
+	}
+	plane := len(planes) / 2
+	mono, stereo := sincMonoAVX2, sincStereoAVX2
+	if t.taps%48 == 0 {
+		mono, stereo = sincMono48AVX2, sincStereo48AVX2
+	}
+	step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
+	for len(out) > 0 {
+		n := len(out)
+		if k != kindF32Mono {
+			// The most outputs whose windows fit a plane: the last one
+			// starts at most plane-taps frames in.
+			fit := (uint64(plane-t.taps)*uint64(t.phases) + uint64(t.phases) - 1 - uint64(phase)) / step
+			n = min(n, int(fit)+1)
+		}
+		last, _ := t.advance(0, phase, n-1)
+		span := last + t.taps
+		run := src[: span*fb : span*fb]
+		switch k {
+		case kindF32Mono:
+			mono(&out[0], n, unsafe.Pointer(&run[0]), &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl, gr, bound)
+		case kindS16Mono:
+			x := planes[:span]
+			v := span &^ 7
+			if v > 0 {
+				s16ToFloatAVX2(&x[0], &run[0], v)
+			}
+			for j := v; j < span; j++ {
+				x[j] = float32(int16(binary.LittleEndian.Uint16(run[2*j:])))
+			}
+			mono(&out[0], n, unsafe.Pointer(&x[0]), &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl, gr, bound)
+		default:
+			l, r := planes[:span], planes[plane:plane+span]
+			v := span &^ 7
+			if k == kindS16Stereo {
+				if v > 0 {
+					s16SplitAVX2(&l[0], 4*plane, &run[0], v)
+				}
+				for j := v; j < span; j++ {
+					u := binary.LittleEndian.Uint32(run[4*j:])
+					l[j], r[j] = float32(int16(u)), float32(int16(u>>16))
+				}
+			} else {
+				if v > 0 {
+					f32SplitAVX2(&l[0], 4*plane, &run[0], v)
+				}
+				for j := v; j < span; j++ {
+					u := binary.LittleEndian.Uint64(run[8*j:])
+					l[j], r[j] = math.Float32frombits(uint32(u)), math.Float32frombits(uint32(u>>32))
+				}
+			}
+			stereo(&out[0], n, unsafe.Pointer(&l[0]), &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl, gr, bound)
+		}
+		adv, ph := t.advance(0, phase, n)
+		src, phase, out = src[adv*fb:], ph, out[n:]
+	}
 }
 
-func sincS16MonoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32) {
-	if len(out) == 0 {
-		return
-	}
-	sincRun(len(out), src, t, phase, 2)
-	sincS16MonoAVX2(&out[0], len(out), &src[0], &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl*s16Scale, gr*s16Scale, t.bound)
+func sincS16MonoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
+	sincVec(kindS16Mono, out, src, t, phase, gl, gr, planes)
 }
 
-func sincS16StereoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32) {
-	if len(out) == 0 {
-		return
-	}
-	sincRun(len(out), src, t, phase, 4)
-	sincS16StereoAVX2(&out[0], len(out), &src[0], &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl*s16Scale, gr*s16Scale, t.bound)
+func sincS16StereoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
+	sincVec(kindS16Stereo, out, src, t, phase, gl, gr, planes)
 }
 
-func sincF32MonoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32) {
-	if len(out) == 0 {
-		return
-	}
-	sincRun(len(out), src, t, phase, 4)
-	sincF32MonoAVX2(&out[0], len(out), &src[0], &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl, gr, t.bound)
+func sincF32MonoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
+	sincVec(kindF32Mono, out, src, t, phase, gl, gr, planes)
 }
 
-func sincF32StereoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32) {
-	if len(out) == 0 {
-		return
-	}
-	sincRun(len(out), src, t, phase, 8)
-	sincF32StereoAVX2(&out[0], len(out), &src[0], &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl, gr, t.bound)
+func sincF32StereoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
+	sincVec(kindF32Stereo, out, src, t, phase, gl, gr, planes)
 }

@@ -34,6 +34,30 @@ DATA dupHi<>+24(SB)/4, $7
 DATA dupHi<>+28(SB)/4, $7
 GLOBL dupHi<>(SB), RODATA|NOPTR, $32
 
+// emit4 orders REDUCE4's a, c, a, c | b, d, b, d as a, a, b, b, c, c, d, d:
+// four mono outputs, each for both channels.
+DATA emit4<>+0(SB)/4, $0
+DATA emit4<>+4(SB)/4, $0
+DATA emit4<>+8(SB)/4, $4
+DATA emit4<>+12(SB)/4, $4
+DATA emit4<>+16(SB)/4, $1
+DATA emit4<>+20(SB)/4, $1
+DATA emit4<>+24(SB)/4, $5
+DATA emit4<>+28(SB)/4, $5
+GLOBL emit4<>(SB), RODATA|NOPTR, $32
+
+// stereo2 orders REDUCE4's La, Lb, La, Lb | Ra, Rb, Ra, Rb (two stereo
+// outputs a and b) as La, Ra, Lb, Rb.
+DATA stereo2<>+0(SB)/4, $0
+DATA stereo2<>+4(SB)/4, $4
+DATA stereo2<>+8(SB)/4, $1
+DATA stereo2<>+12(SB)/4, $5
+DATA stereo2<>+16(SB)/4, $0
+DATA stereo2<>+20(SB)/4, $4
+DATA stereo2<>+24(SB)/4, $1
+DATA stereo2<>+28(SB)/4, $5
+GLOBL stereo2<>(SB), RODATA|NOPTR, $32
+
 // Float constants, broadcast with VBROADCASTSS.
 DATA one<>+0(SB)/4, $1.0
 GLOBL one<>(SB), RODATA|NOPTR, $4
@@ -95,31 +119,36 @@ GLOBL lo16<>(SB), RODATA|NOPTR, $4
 	VMULPS Y1, b, b \
 	VADDPS b, a, a
 
-// SINCSETUP loads the arguments: DI out, CX n, SI src, R8 coef, R9 taps,
-// R11 phase, R12 phases, R13 stepInt, R14 stepNum.
-#define SINCSETUP \
+// SINCSETUP loads the arguments but the source: DI out, CX n, R8 coef,
+// R9 taps, R11 phase, R12 phases, R13 stepInt × 4 (bytes), R14 stepNum,
+// Y15 the gains, Y13 bound and Y12 -bound (broadcast), Y11 the lane
+// order in which REDUCE4 leaves four sums, doubled for EMIT4.
+#define SINCSETUP(coef, taps, phase, phases, stepInt, stepNum, gl, gr, bound) \
 	MOVQ out+0(FP), DI \
 	MOVQ n+8(FP), CX \
-	MOVQ src+16(FP), SI \
-	MOVQ coef+24(FP), R8 \
-	MOVQ taps+32(FP), R9 \
-	MOVL phase+40(FP), R11 \
-	MOVL phases+44(FP), R12 \
-	MOVL stepInt+48(FP), R13 \
-	MOVL stepNum+52(FP), R14 \
-	GAINS(gl+56(FP), gr+60(FP))
+	MOVQ coef, R8 \
+	MOVQ taps, R9 \
+	MOVL phase, R11 \
+	MOVL phases, R12 \
+	MOVL stepInt, R13 \
+	SHLQ $2, R13 \
+	MOVL stepNum, R14 \
+	GAINS(gl, gr) \
+	VBROADCASTSS bound, Y13 \
+	VXORPS Y12, Y12, Y12 \
+	VSUBPS Y13, Y12, Y12 \
+	VMOVDQU emit4<>(SB), Y11
 
-// SINCNEXT moves on to the next output: the source frame is 1<<sh bytes.
-#define SINCNEXT(sh) \
-	MOVQ R13, AX \
+// SINCNEXT moves the window on to the next output's: stepInt frames, and
+// one more when the phase wraps (a frame is a float, 4 bytes, in a
+// plane).
+#define SINCNEXT \
+	ADDQ R13, SI \
 	ADDL R14, R11 \
 	CMPL R11, R12 \
 	JB   3(PC) \
 	SUBL R12, R11 \
-	INCQ AX \
-	SHLQ $sh, AX \
-	ADDQ AX, SI \
-	ADDQ $8, DI
+	ADDQ $4, SI
 
 // ROW sets R10 to the row of phase R11: R8 + phase·taps·4.
 #define ROW \
@@ -127,38 +156,167 @@ GLOBL lo16<>(SB), RODATA|NOPTR, $4
 	IMULQ R9, R10 \
 	LEAQ (R8)(R10*4), R10
 
-// HSUM8 adds the lanes of Y0 + Y1 into X0's lowest lane.
-#define HSUM8 \
-	VADDPS Y1, Y0, Y0 \
-	VEXTRACTF128 $1, Y0, X1 \
-	VADDPS X1, X0, X0 \
-	VMOVHLPS X0, X0, X1 \
-	VADDPS X1, X0, X0 \
-	VMOVSHDUP X0, X1 \
-	VADDSS X1, X0, X0
+// DOT1 sets dst to the eight lanes of one channel's dot product (the two
+// accumulators added) for the window at SI and the row of phase
+// R11; lbl and done name its labels. Its order is the scalar sincSumFloat's.
+#define DOT1(dst, lbl, done) \
+	ROW \
+	MOVQ SI, BX \
+	MOVQ R9, DX \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+lbl: \
+	VMOVUPS (BX), Y2 \
+	VMULPS (R10), Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	SUBQ $8, DX \
+	JZ   done \
+	VMOVUPS 32(BX), Y3 \
+	VMULPS 32(R10), Y3, Y3 \
+	VADDPS Y3, Y1, Y1 \
+	ADDQ $64, BX \
+	ADDQ $64, R10 \
+	SUBQ $8, DX \
+	JNZ  lbl \
+done: \
+	VADDPS Y1, Y0, dst
 
-// HSUM4X2 adds the lanes of Y0 + Y1 into X0's lanes 0 (L) and 1 (R).
-#define HSUM4X2 \
-	VADDPS Y1, Y0, Y0 \
-	VEXTRACTF128 $1, Y0, X1 \
-	VADDPS X1, X0, X0 \
-	VMOVHLPS X0, X0, X1 \
-	VADDPS X1, X0, X0
+// DOT2 is DOT1 for both planes of a stereo window (the right plane
+// sincPlaneBytes after the left), into dl and dr.
+#define DOT2(dl, dr, lbl, done) \
+	ROW \
+	MOVQ SI, BX \
+	MOVQ R9, DX \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+lbl: \
+	VMOVUPS (R10), Y4 \
+	VMULPS (BX), Y4, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMULPS 8192(BX), Y4, Y3 \
+	VADDPS Y3, Y5, Y5 \
+	SUBQ $8, DX \
+	JZ   done \
+	VMOVUPS 32(R10), Y4 \
+	VMULPS 32(BX), Y4, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMULPS 8224(BX), Y4, Y3 \
+	VADDPS Y3, Y6, Y6 \
+	ADDQ $64, BX \
+	ADDQ $64, R10 \
+	SUBQ $8, DX \
+	JNZ  lbl \
+done: \
+	VADDPS Y1, Y0, dl \
+	VADDPS Y6, Y5, dr
 
-// CLAMP2 reads NaN in X0 as 0 and clamps it to [-bound, bound]
-// (X13 = bound, X12 = -bound, broadcast).
-#define CLAMP2 \
-	VCMPPS $7, X0, X0, X1 \
-	VANDPS X1, X0, X0 \
-	VMINPS X13, X0, X0 \
-	VMAXPS X12, X0, X0
+// DOT1X and DOT2X are DOT1 and DOT2 for filters of a multiple of 48
+// taps (every upsampling filter, and downsampling by up to 2): 48 taps a
+// pass, unrolled, which spares two thirds of the loop's bookkeeping, the
+// larger part of the instructions per output once the multiplies are
+// counted.
+#define DOT1X(dst, lbl) \
+	ROW \
+	MOVQ SI, BX \
+	MOVQ R9, DX \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+lbl: \
+	VMOVUPS 0(BX), Y2 \
+	VMULPS 0(R10), Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMOVUPS 32(BX), Y2 \
+	VMULPS 32(R10), Y2, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMOVUPS 64(BX), Y2 \
+	VMULPS 64(R10), Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMOVUPS 96(BX), Y2 \
+	VMULPS 96(R10), Y2, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMOVUPS 128(BX), Y2 \
+	VMULPS 128(R10), Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMOVUPS 160(BX), Y2 \
+	VMULPS 160(R10), Y2, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	ADDQ $192, BX \
+	ADDQ $192, R10 \
+	SUBQ $48, DX \
+	JNZ  lbl \
+	VADDPS Y1, Y0, dst
 
-// EMIT adds X0's lanes 0 and 1, times gl and gr, to the frame at DI.
-#define EMIT \
-	VMULPS X15, X0, X0 \
-	VMOVSD (DI), X1 \
-	VADDPS X1, X0, X0 \
-	VMOVSD X0, (DI)
+#define DOT2X(dl, dr, lbl) \
+	ROW \
+	MOVQ SI, BX \
+	MOVQ R9, DX \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+lbl: \
+	VMOVUPS 0(R10), Y4 \
+	VMULPS 0(BX), Y4, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMULPS 8192(BX), Y4, Y3 \
+	VADDPS Y3, Y5, Y5 \
+	VMOVUPS 32(R10), Y4 \
+	VMULPS 32(BX), Y4, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMULPS 8224(BX), Y4, Y3 \
+	VADDPS Y3, Y6, Y6 \
+	VMOVUPS 64(R10), Y4 \
+	VMULPS 64(BX), Y4, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMULPS 8256(BX), Y4, Y3 \
+	VADDPS Y3, Y5, Y5 \
+	VMOVUPS 96(R10), Y4 \
+	VMULPS 96(BX), Y4, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMULPS 8288(BX), Y4, Y3 \
+	VADDPS Y3, Y6, Y6 \
+	VMOVUPS 128(R10), Y4 \
+	VMULPS 128(BX), Y4, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMULPS 8320(BX), Y4, Y3 \
+	VADDPS Y3, Y5, Y5 \
+	VMOVUPS 160(R10), Y4 \
+	VMULPS 160(BX), Y4, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMULPS 8352(BX), Y4, Y3 \
+	VADDPS Y3, Y6, Y6 \
+	ADDQ $192, BX \
+	ADDQ $192, R10 \
+	SUBQ $48, DX \
+	JNZ  lbl \
+	VADDPS Y1, Y0, dl \
+	VADDPS Y6, Y5, dr
+
+// REDUCE4 reduces four eight-lane sums a, b, c, d at once, each in the
+// scalar hsum's order (the upper half onto the lower, the upper pair onto
+// the lower, the last two), leaving a, c, a, c | b, d, b, d in Y0.
+#define REDUCE4(a, b, c, d) \
+	VPERM2F128 $0x20, b, a, Y2 \
+	VPERM2F128 $0x31, b, a, Y3 \
+	VADDPS Y3, Y2, Y2 \
+	VPERM2F128 $0x20, d, c, Y3 \
+	VPERM2F128 $0x31, d, c, Y4 \
+	VADDPS Y4, Y3, Y3 \
+	VSHUFPS $0x44, Y3, Y2, Y4 \
+	VSHUFPS $0xEE, Y3, Y2, Y5 \
+	VADDPS Y5, Y4, Y4 \
+	VSHUFPS $0x88, Y4, Y4, Y0 \
+	VSHUFPS $0xDD, Y4, Y4, Y1 \
+	VADDPS Y1, Y0, Y0
+
+// CLAMP8 reads NaN lanes of Y0 as 0 and clamps them to [-bound, bound].
+#define CLAMP8 \
+	VCMPPS $7, Y0, Y0, Y1 \
+	VANDPS Y1, Y0, Y0 \
+	VMINPS Y13, Y0, Y0 \
+	VMAXPS Y12, Y0, Y0
 
 // func mixS16MonoAVX2(out *frame, src *byte, n int, gl, gr float32)
 TEXT ·mixS16MonoAVX2(SB), NOSPLIT, $0-32
@@ -439,159 +597,267 @@ rf32s:
 	VZEROUPPER
 	RET
 
-// The sinc kernels: per output, the dot product of taps source frames
-// (from SI) with the phase's row of coefficients (from R10), eight taps
-// at a time into two accumulators (Y0, Y1), in the order the scalar
-// kernels sum; then the window moves on by stepInt frames, one more when
-// the phase wraps. Arguments: out, n (any count), src, coef, taps,
-// phase, phases, stepInt, stepNum, gl, gr, bound.
+// The sinc kernels filter planes of floats: a mono source's own float32
+// samples, or what the converters below made of the source in the
+// mixer's scratch (16-bit samples as floats, unscaled; stereo split into
+// a plane per channel, the right one roff bytes after the left). Per
+// output, the dot product of taps samples (from SI) with the phase's row
+// of coefficients (from R10), eight taps at a time into two accumulators
+// per channel, in the order the scalar kernels sum; the result is clamped
+// to [-bound, bound] (NaN read as 0; bound is +Inf for 16-bit sources),
+// and the window moves on by stepInt frames, one more when the phase
+// wraps. n may be any count.
 
-// func sincS16MonoAVX2(out *frame, n int, src *byte, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
-TEXT ·sincS16MonoAVX2(SB), NOSPLIT, $0-68
-	SINCSETUP
+// func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+//
+// Four outputs at a time: their dot products are independent, so they
+// overlap, and one reduction, clamp and store serve all four (reducing
+// each output alone left it waiting on a chain of about 50 cycles).
+TEXT ·sincMonoAVX2(SB), NOSPLIT, $0-68
+	SINCSETUP(coef+24(FP), taps+32(FP), phase+40(FP), phases+44(FP), stepInt+48(FP), stepNum+52(FP), gl+56(FP), gr+60(FP), bound+64(FP))
+	MOVQ x+16(FP), SI
 
-s16m:
-	ROW
-	MOVQ SI, BX
-	MOVQ R9, DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
+sm4:
+	CMPQ CX, $4
+	JB   sm1
+	DOT1(Y7, sma, smad)
+	SINCNEXT
+	DOT1(Y8, smb, smbd)
+	SINCNEXT
+	DOT1(Y9, smc, smcd)
+	SINCNEXT
+	DOT1(Y10, smd, smdd)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS Y15, Y0, Y0
+	VADDPS (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP  sm4
 
-s16mtap:
-	VPMOVSXWD (BX), Y2
-	VCVTDQ2PS Y2, Y2
-	VMULPS (R10), Y2, Y2
-	VADDPS Y2, Y0, Y0
-	SUBQ $8, DX
-	JZ   s16mdone
-	VPMOVSXWD 16(BX), Y3
-	VCVTDQ2PS Y3, Y3
-	VMULPS 32(R10), Y3, Y3
-	VADDPS Y3, Y1, Y1
-	ADDQ $32, BX
-	ADDQ $64, R10
-	SUBQ $8, DX
-	JNZ  s16mtap
-
-s16mdone:
-	HSUM8
-	VSHUFPS $0, X0, X0, X0
-	EMIT
-	SINCNEXT(1)
+sm1:
+	// The last outputs one at a time: the same reduction, its other
+	// lanes unused.
+	TESTQ CX, CX
+	JZ    smend
+	DOT1(Y7, sme, smed)
+	SINCNEXT
+	REDUCE4(Y7, Y7, Y7, Y7)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
 	DECQ CX
-	JNZ  s16m
+	JMP  sm1
+
+smend:
 	VZEROUPPER
 	RET
 
-// func sincF32MonoAVX2(out *frame, n int, src *byte, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
-TEXT ·sincF32MonoAVX2(SB), NOSPLIT, $0-68
-	SINCSETUP
-	VBROADCASTSS bound+64(FP), X13
-	VXORPS X12, X12, X12
-	VSUBPS X13, X12, X12
+// func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+//
+// sincMonoAVX2 for taps a multiple of 48.
+TEXT ·sincMono48AVX2(SB), NOSPLIT, $0-68
+	SINCSETUP(coef+24(FP), taps+32(FP), phase+40(FP), phases+44(FP), stepInt+48(FP), stepNum+52(FP), gl+56(FP), gr+60(FP), bound+64(FP))
+	MOVQ x+16(FP), SI
 
-f32m:
-	ROW
-	MOVQ SI, BX
-	MOVQ R9, DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
+sx4:
+	CMPQ CX, $4
+	JB   sx1
+	DOT1X(Y7, sxa)
+	SINCNEXT
+	DOT1X(Y8, sxb)
+	SINCNEXT
+	DOT1X(Y9, sxc)
+	SINCNEXT
+	DOT1X(Y10, sxd)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS Y15, Y0, Y0
+	VADDPS (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP  sx4
 
-f32mtap:
-	VMOVUPS (BX), Y2
-	VMULPS (R10), Y2, Y2
-	VADDPS Y2, Y0, Y0
-	SUBQ $8, DX
-	JZ   f32mdone
-	VMOVUPS 32(BX), Y3
-	VMULPS 32(R10), Y3, Y3
-	VADDPS Y3, Y1, Y1
-	ADDQ $64, BX
-	ADDQ $64, R10
-	SUBQ $8, DX
-	JNZ  f32mtap
-
-f32mdone:
-	HSUM8
-	VSHUFPS $0, X0, X0, X0
-	CLAMP2
-	EMIT
-	SINCNEXT(2)
+sx1:
+	// The last outputs one at a time: the same reduction, its other
+	// lanes unused.
+	TESTQ CX, CX
+	JZ    sxend
+	DOT1X(Y7, sxe)
+	SINCNEXT
+	REDUCE4(Y7, Y7, Y7, Y7)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
 	DECQ CX
-	JNZ  f32m
+	JMP  sx1
+
+sxend:
 	VZEROUPPER
 	RET
 
-// func sincS16StereoAVX2(out *frame, n int, src *byte, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
-TEXT ·sincS16StereoAVX2(SB), NOSPLIT, $0-68
-	SINCSETUP
-	VMOVDQU dupLo<>(SB), Y10
-	VMOVDQU dupHi<>(SB), Y11
+// func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+//
+// The right plane is sincPlaneBytes (8192) after the left. Two outputs at
+// a time, as sincMonoAVX2 takes four.
+TEXT ·sincStereoAVX2(SB), NOSPLIT, $0-68
+	SINCSETUP(coef+24(FP), taps+32(FP), phase+40(FP), phases+44(FP), stepInt+48(FP), stepNum+52(FP), gl+56(FP), gr+60(FP), bound+64(FP))
+	MOVQ l+16(FP), SI
+	VMOVDQU stereo2<>(SB), Y11
 
-s16s:
-	ROW
-	MOVQ SI, BX
-	MOVQ R9, DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
+ss2:
+	CMPQ CX, $2
+	JB   ss1
+	DOT2(Y7, Y8, ssa, ssad)
+	SINCNEXT
+	DOT2(Y9, Y10, ssb, ssbd)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VADDPS (DI), X0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, DI
+	SUBQ $2, CX
+	JMP  ss2
 
-s16stap:
-	VMOVUPS (R10), Y4
-	VPERMPS Y4, Y10, Y5
-	VPERMPS Y4, Y11, Y6
-	VPMOVSXWD (BX), Y2
-	VPMOVSXWD 16(BX), Y3
-	VCVTDQ2PS Y2, Y2
-	VCVTDQ2PS Y3, Y3
-	VMULPS Y5, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	VMULPS Y6, Y3, Y3
-	VADDPS Y3, Y1, Y1
-	ADDQ $32, BX
-	ADDQ $32, R10
-	SUBQ $8, DX
-	JNZ  s16stap
-	HSUM4X2
-	EMIT
-	SINCNEXT(2)
-	DECQ CX
-	JNZ  s16s
+ss1:
+	TESTQ CX, CX
+	JZ    ssend
+	DOT2(Y7, Y8, ssc, sscd)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y7, Y8)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+
+ssend:
 	VZEROUPPER
 	RET
 
-// func sincF32StereoAVX2(out *frame, n int, src *byte, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
-TEXT ·sincF32StereoAVX2(SB), NOSPLIT, $0-68
-	SINCSETUP
-	VMOVDQU dupLo<>(SB), Y10
-	VMOVDQU dupHi<>(SB), Y11
-	VBROADCASTSS bound+64(FP), X13
-	VXORPS X12, X12, X12
-	VSUBPS X13, X12, X12
+// The converters take a multiple of 8 frames.
 
-f32s:
-	ROW
-	MOVQ SI, BX
-	MOVQ R9, DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
+// func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+//
+// sincStereoAVX2 for taps a multiple of 48.
+TEXT ·sincStereo48AVX2(SB), NOSPLIT, $0-68
+	SINCSETUP(coef+24(FP), taps+32(FP), phase+40(FP), phases+44(FP), stepInt+48(FP), stepNum+52(FP), gl+56(FP), gr+60(FP), bound+64(FP))
+	MOVQ l+16(FP), SI
+	VMOVDQU stereo2<>(SB), Y11
 
-f32stap:
-	VMOVUPS (R10), Y4
-	VPERMPS Y4, Y10, Y5
-	VPERMPS Y4, Y11, Y6
-	VMULPS (BX), Y5, Y2
-	VADDPS Y2, Y0, Y0
-	VMULPS 32(BX), Y6, Y3
-	VADDPS Y3, Y1, Y1
-	ADDQ $64, BX
-	ADDQ $32, R10
-	SUBQ $8, DX
-	JNZ  f32stap
-	HSUM4X2
-	CLAMP2
-	EMIT
-	SINCNEXT(3)
-	DECQ CX
-	JNZ  f32s
+sy2:
+	CMPQ CX, $2
+	JB   sy1
+	DOT2X(Y7, Y8, sya)
+	SINCNEXT
+	DOT2X(Y9, Y10, syb)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VADDPS (DI), X0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, DI
+	SUBQ $2, CX
+	JMP  sy2
+
+sy1:
+	TESTQ CX, CX
+	JZ    syend
+	DOT2X(Y7, Y8, syc)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y7, Y8)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+
+syend:
+	VZEROUPPER
+	RET
+
+// The converters take a multiple of 8 frames.
+
+// func s16ToFloatAVX2(dst *float32, src *byte, n int)
+TEXT ·s16ToFloatAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+cvm:
+	VPMOVSXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $16, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  cvm
+	VZEROUPPER
+	RET
+
+// func s16SplitAVX2(l *float32, roff int, src *byte, n int)
+TEXT ·s16SplitAVX2(SB), NOSPLIT, $0-32
+	MOVQ l+0(FP), DI
+	MOVQ roff+8(FP), AX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+
+cvs:
+	VMOVDQU (SI), Y0   // eight frames: L | R<<16
+	VPSLLD $16, Y0, Y1
+	VPSRAD $16, Y1, Y1
+	VPSRAD $16, Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y0, (DI)(AX*1)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  cvs
+	VZEROUPPER
+	RET
+
+// func f32SplitAVX2(l *float32, roff int, src *byte, n int)
+TEXT ·f32SplitAVX2(SB), NOSPLIT, $0-32
+	MOVQ l+0(FP), DI
+	MOVQ roff+8(FP), AX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+
+cfs:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2 // L0 L1 L4 L5 | L2 L3 L6 L7
+	VSHUFPS $0xDD, Y1, Y0, Y3
+	VPERMPD $0xD8, Y2, Y2
+	VPERMPD $0xD8, Y3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, (DI)(AX*1)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  cfs
 	VZEROUPPER
 	RET

@@ -29,6 +29,7 @@ type mixer struct {
 	nowNs      int64 // the engine clock at the start of this block
 	voices     []voice
 	edge       []float32 // the sinc's window at seams and ends, for every voice in turn
+	planes     []float32 // the sinc kernels' converted source, for every voice in turn
 	active     []uint32  // playing slots in start order: the mix order
 	mix        []frame
 	scratch    []frame // a ramping voice's block at unity gain
@@ -100,8 +101,9 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *queue, slots *
 		}
 	}
 	m.edge = make([]float32, 2*(taps+sincEdgeSlack))
+	m.planes = make([]float32, 2*sincPlane)
 	for i := range m.voices {
-		m.voices[i].window = m.edge
+		m.voices[i].window, m.voices[i].planes = m.edge, m.planes
 	}
 	return m
 }

@@ -80,7 +80,7 @@ func TestVectorKernelsMatchScalar(t *testing.T) {
 	for n := 0; n <= 70; n++ {
 		lengths = append(lengths, n)
 	}
-	lengths = append(lengths, 255, 256, 1000, 1024)
+	lengths = append(lengths, 255, 256, 1000, 1024, 5000) // 5000: longer than a plane
 	steps := []uint64{}
 	for _, rate := range supportedRates {
 		steps = append(steps, uint64(rate)<<32/48000)
@@ -89,6 +89,7 @@ func TestVectorKernelsMatchScalar(t *testing.T) {
 	for _, pair := range [][2]int{{22050, 48000}, {44100, 48000}, {8000, 48000}, {96000, 48000}, {88200, 48000}, {48000, 44100}, {11025, 96000}} {
 		tables = append(tables, sincTableFor(pair[0], pair[1]))
 	}
+	planes := make([]float32, 2*sincPlane)
 	for k := kindS16Mono; k <= kindF32Stereo; k++ {
 		for _, n := range lengths {
 			gl, gr := float32(r.Float64()*4), float32(r.Float64()*4)
@@ -125,8 +126,8 @@ func TestVectorKernelsMatchScalar(t *testing.T) {
 				ph := r.Uint32N(tb.phases)
 				last, _ := tb.advance(0, ph, max(n-1, 0))
 				src := kernelInput(r, k, last+tb.taps)
-				sameFrames(t, kindNames[k]+" sinc", run(func(o []frame) { vec.sinc[k](o, src, tb, ph, gl, gr) }),
-					run(func(o []frame) { scalarKernels.sinc[k](o, src, tb, ph, gl, gr) }), 0)
+				sameFrames(t, kindNames[k]+" sinc", run(func(o []frame) { vec.sinc[k](o, src, tb, ph, gl, gr, planes) }),
+					run(func(o []frame) { scalarKernels.sinc[k](o, src, tb, ph, gl, gr, nil) }), 0)
 			}
 		}
 	}

@@ -46,7 +46,8 @@ type voice struct {
 	step   uint64     // source frames per device frame, 32.32 fixed point (linear)
 	sinc   *sincTable // the band-limited resampler's filter, or nil: unity rate or linear
 	kern   *kernelSet // the inner loops: vector where the CPU has them
-	window []float32  // the mixer's scratch for the sinc's window at a seam or an end: 2 × taps
+	window []float32  // the mixer's scratch for the sinc's window at a seam or an end
+	planes []float32  // the mixer's scratch for the sinc kernels' converted source
 	mono   bool
 
 	// Set by Play.
@@ -75,7 +76,7 @@ type voice struct {
 // fixed returns v with only the fields fixed at construction: what a
 // voice is between plays.
 func (v *voice) fixed() voice {
-	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, window: v.window, mono: v.mono}
+	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, window: v.window, planes: v.planes, mono: v.mono}
 }
 
 // ramp is a voice's gain across one block: before each frame, l and r
@@ -237,7 +238,7 @@ func (v *voice) renderSinc(mix []frame, gl, gr float32) {
 		step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
 		c := min(len(mix)-i, int((last-at)/step)+1)
 		fb := kindFrameBytes[v.kind]
-		v.kern.sinc[v.kind](mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.phase, gl, gr)
+		v.kern.sinc[v.kind](mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.phase, gl, gr, v.planes)
 		k, v.phase = t.advance(k, v.phase, c)
 		v.pos = uint64(k) << 32
 		i += c
