@@ -154,7 +154,7 @@ type kernelSet struct {
 	name   string
 	mix    [4]func(out []frame, src []byte, gl, gr float32)
 	linear [4]func(out []frame, src []byte, p, step uint64, gl, gr float32)
-	sinc   [4]func(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, scratch []float32)
+	sinc   [4]func(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, scratch []float32)
 }
 
 // scalarKernels are the reference loops in plain Go: what other

@@ -181,16 +181,16 @@ var (
 )
 
 //go:noescape
-func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
 
 //go:noescape
-func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
 
 //go:noescape
-func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
 
 //go:noescape
-func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
 
 //go:noescape
 func s16ToFloatAVX2(dst *float32, src *byte, n int)
@@ -210,7 +210,7 @@ func f32SplitAVX2(l *float32, roff int, src *byte, n int)
 // and their scale joins the gains, as in the scalar loops; their bound
 // is infinite (they cannot be NaN, and the scalar loops do not clamp
 // them). A run longer than a plane is filtered a plane at a time.
-func sincVec(k sourceKind, out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
+func sincVec(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
 	fb := kindFrameBytes[k]
 	bound := t.bound
 	if k == kindS16Mono || k == kindS16Stereo {
@@ -218,7 +218,7 @@ func sincVec(k sourceKind, out []frame, src []byte, t *sincTable, phase uint32, 
 	}
 	plane := len(planes) / 2
 	mono, stereo := sincMonoAVX2, sincStereoAVX2
-	if t.taps%48 == 0 {
+	if t.taps == 48 {
 		mono, stereo = sincMono48AVX2, sincStereo48AVX2
 	}
 	step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
@@ -227,15 +227,15 @@ func sincVec(k sourceKind, out []frame, src []byte, t *sincTable, phase uint32, 
 		if k != kindF32Mono {
 			// The most outputs whose windows fit a plane: the last one
 			// starts at most plane-taps frames in.
-			fit := (uint64(plane-t.taps)*uint64(t.phases) + uint64(t.phases) - 1 - uint64(phase)) / step
+			fit := (uint64(plane-t.taps)*uint64(t.phases) + uint64(t.phases) - 1 - uint64(t.phase(seq))) / step
 			n = min(n, int(fit)+1)
 		}
-		last, _ := t.advance(0, phase, n-1)
+		last, _ := t.advance(0, seq, n-1)
 		span := last + t.taps
 		run := src[: span*fb : span*fb]
 		switch k {
 		case kindF32Mono:
-			mono(&out[0], n, unsafe.Pointer(&run[0]), &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl, gr, bound)
+			mono(&out[0], n, unsafe.Pointer(&run[0]), &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr, bound)
 		case kindS16Mono:
 			x := planes[:span]
 			v := span &^ 7
@@ -245,7 +245,7 @@ func sincVec(k sourceKind, out []frame, src []byte, t *sincTable, phase uint32, 
 			for j := v; j < span; j++ {
 				x[j] = float32(int16(binary.LittleEndian.Uint16(run[2*j:])))
 			}
-			mono(&out[0], n, unsafe.Pointer(&x[0]), &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl, gr, bound)
+			mono(&out[0], n, unsafe.Pointer(&x[0]), &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr, bound)
 		default:
 			l, r := planes[:span], planes[plane:plane+span]
 			v := span &^ 7
@@ -266,25 +266,25 @@ func sincVec(k sourceKind, out []frame, src []byte, t *sincTable, phase uint32, 
 					l[j], r[j] = math.Float32frombits(uint32(u)), math.Float32frombits(uint32(u>>32))
 				}
 			}
-			stereo(&out[0], n, unsafe.Pointer(&l[0]), &t.coef[0], t.taps, phase, t.phases, t.stepInt, t.stepNum, gl, gr, bound)
+			stereo(&out[0], n, unsafe.Pointer(&l[0]), &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr, bound)
 		}
-		adv, ph := t.advance(0, phase, n)
-		src, phase, out = src[adv*fb:], ph, out[n:]
+		adv, next := t.advance(0, seq, n)
+		src, seq, out = src[adv*fb:], next, out[n:]
 	}
 }
 
-func sincS16MonoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
-	sincVec(kindS16Mono, out, src, t, phase, gl, gr, planes)
+func sincS16MonoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
+	sincVec(kindS16Mono, out, src, t, seq, gl, gr, planes)
 }
 
-func sincS16StereoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
-	sincVec(kindS16Stereo, out, src, t, phase, gl, gr, planes)
+func sincS16StereoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
+	sincVec(kindS16Stereo, out, src, t, seq, gl, gr, planes)
 }
 
-func sincF32MonoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
-	sincVec(kindF32Mono, out, src, t, phase, gl, gr, planes)
+func sincF32MonoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
+	sincVec(kindF32Mono, out, src, t, seq, gl, gr, planes)
 }
 
-func sincF32StereoVec(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, planes []float32) {
-	sincVec(kindF32Stereo, out, src, t, phase, gl, gr, planes)
+func sincF32StereoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
+	sincVec(kindF32Stereo, out, src, t, seq, gl, gr, planes)
 }

@@ -120,35 +120,33 @@ GLOBL lo16<>(SB), RODATA|NOPTR, $4
 	VADDPS b, a, a
 
 // SINCSETUP loads the arguments but the source: DI out, CX n, R8 coef,
-// R9 taps, R11 phase, R12 phases, R13 stepInt × 4 (bytes), R14 stepNum,
-// Y15 the gains, Y13 bound and Y12 -bound (broadcast), Y11 the lane
-// order in which REDUCE4 leaves four sums, doubled for EMIT4.
-#define SINCSETUP(coef, taps, phase, phases, stepInt, stepNum, gl, gr, bound) \
+// R9 taps, R11 seq, R12 phases, R13 adv, Y15 the gains, Y13 bound and
+// Y12 -bound (broadcast), Y11 the lane order in which REDUCE4 leaves four
+// sums, doubled for EMIT4.
+#define SINCSETUP \
 	MOVQ out+0(FP), DI \
 	MOVQ n+8(FP), CX \
-	MOVQ coef, R8 \
-	MOVQ taps, R9 \
-	MOVL phase, R11 \
-	MOVL phases, R12 \
-	MOVL stepInt, R13 \
-	SHLQ $2, R13 \
-	MOVL stepNum, R14 \
-	GAINS(gl, gr) \
-	VBROADCASTSS bound, Y13 \
+	MOVQ coef+24(FP), R8 \
+	MOVQ adv+32(FP), R13 \
+	MOVQ taps+40(FP), R9 \
+	MOVL seq+48(FP), R11 \
+	MOVL phases+52(FP), R12 \
+	GAINS(gl+56(FP), gr+60(FP)) \
+	VBROADCASTSS bound+64(FP), Y13 \
 	VXORPS Y12, Y12, Y12 \
 	VSUBPS Y13, Y12, Y12 \
 	VMOVDQU emit4<>(SB), Y11
 
-// SINCNEXT moves the window on to the next output's: stepInt frames, and
-// one more when the phase wraps (a frame is a float, 4 bytes, in a
-// plane).
+// SINCNEXT moves the window on to the next output's (adv[seq] frames of
+// 4 bytes) and seq to the next row, the first after the last.
 #define SINCNEXT \
-	ADDQ R13, SI \
-	ADDL R14, R11 \
+	MOVL (R13)(R11*4), AX \
+	SHLQ $2, AX \
+	ADDQ AX, SI \
+	INCL R11 \
 	CMPL R11, R12 \
-	JB   3(PC) \
-	SUBL R12, R11 \
-	ADDQ $4, SI
+	JB   2(PC) \
+	XORL R11, R11
 
 // ROW sets R10 to the row of phase R11: R8 + phase·taps·4.
 #define ROW \
@@ -212,85 +210,60 @@ done: \
 	VADDPS Y1, Y0, dl \
 	VADDPS Y6, Y5, dr
 
-// DOT1X and DOT2X are DOT1 and DOT2 for filters of a multiple of 48
-// taps (every upsampling filter, and downsampling by up to 2): 48 taps a
-// pass, unrolled, which spares two thirds of the loop's bookkeeping, the
-// larger part of the instructions per output once the multiplies are
-// counted.
-#define DOT1X(dst, lbl) \
+// DOT1X and DOT2X are DOT1 and DOT2 for 48 taps (every upsampling
+// filter), in straight lines: no loop, and the first two chunks start
+// their accumulators instead of adding to zero (the same sums: adding a
+// product to zero changes at most the sign of a zero, which cannot reach
+// the bus). The loop's bookkeeping was about a quarter of the
+// instructions per output.
+#define DOT1X(dst) \
 	ROW \
-	MOVQ SI, BX \
-	MOVQ R9, DX \
-	VXORPS Y0, Y0, Y0 \
-	VXORPS Y1, Y1, Y1 \
-lbl: \
-	VMOVUPS 0(BX), Y2 \
-	VMULPS 0(R10), Y2, Y2 \
-	VADDPS Y2, Y0, Y0 \
-	VMOVUPS 32(BX), Y2 \
-	VMULPS 32(R10), Y2, Y2 \
-	VADDPS Y2, Y1, Y1 \
-	VMOVUPS 64(BX), Y2 \
+	VMOVUPS 0(SI), Y2 \
+	VMULPS 0(R10), Y2, Y0 \
+	VMOVUPS 32(SI), Y3 \
+	VMULPS 32(R10), Y3, Y1 \
+	VMOVUPS 64(SI), Y2 \
 	VMULPS 64(R10), Y2, Y2 \
 	VADDPS Y2, Y0, Y0 \
-	VMOVUPS 96(BX), Y2 \
+	VMOVUPS 96(SI), Y2 \
 	VMULPS 96(R10), Y2, Y2 \
 	VADDPS Y2, Y1, Y1 \
-	VMOVUPS 128(BX), Y2 \
+	VMOVUPS 128(SI), Y2 \
 	VMULPS 128(R10), Y2, Y2 \
 	VADDPS Y2, Y0, Y0 \
-	VMOVUPS 160(BX), Y2 \
+	VMOVUPS 160(SI), Y2 \
 	VMULPS 160(R10), Y2, Y2 \
 	VADDPS Y2, Y1, Y1 \
-	ADDQ $192, BX \
-	ADDQ $192, R10 \
-	SUBQ $48, DX \
-	JNZ  lbl \
 	VADDPS Y1, Y0, dst
 
-#define DOT2X(dl, dr, lbl) \
+#define DOT2X(dl, dr) \
 	ROW \
-	MOVQ SI, BX \
-	MOVQ R9, DX \
-	VXORPS Y0, Y0, Y0 \
-	VXORPS Y1, Y1, Y1 \
-	VXORPS Y5, Y5, Y5 \
-	VXORPS Y6, Y6, Y6 \
-lbl: \
 	VMOVUPS 0(R10), Y4 \
-	VMULPS 0(BX), Y4, Y2 \
-	VADDPS Y2, Y0, Y0 \
-	VMULPS 8192(BX), Y4, Y3 \
-	VADDPS Y3, Y5, Y5 \
+	VMULPS 0(SI), Y4, Y0 \
+	VMULPS 8192(SI), Y4, Y5 \
 	VMOVUPS 32(R10), Y4 \
-	VMULPS 32(BX), Y4, Y2 \
-	VADDPS Y2, Y1, Y1 \
-	VMULPS 8224(BX), Y4, Y3 \
-	VADDPS Y3, Y6, Y6 \
+	VMULPS 32(SI), Y4, Y1 \
+	VMULPS 8224(SI), Y4, Y6 \
 	VMOVUPS 64(R10), Y4 \
-	VMULPS 64(BX), Y4, Y2 \
+	VMULPS 64(SI), Y4, Y2 \
 	VADDPS Y2, Y0, Y0 \
-	VMULPS 8256(BX), Y4, Y3 \
+	VMULPS 8256(SI), Y4, Y3 \
 	VADDPS Y3, Y5, Y5 \
 	VMOVUPS 96(R10), Y4 \
-	VMULPS 96(BX), Y4, Y2 \
+	VMULPS 96(SI), Y4, Y2 \
 	VADDPS Y2, Y1, Y1 \
-	VMULPS 8288(BX), Y4, Y3 \
+	VMULPS 8288(SI), Y4, Y3 \
 	VADDPS Y3, Y6, Y6 \
 	VMOVUPS 128(R10), Y4 \
-	VMULPS 128(BX), Y4, Y2 \
+	VMULPS 128(SI), Y4, Y2 \
 	VADDPS Y2, Y0, Y0 \
-	VMULPS 8320(BX), Y4, Y3 \
+	VMULPS 8320(SI), Y4, Y3 \
 	VADDPS Y3, Y5, Y5 \
 	VMOVUPS 160(R10), Y4 \
-	VMULPS 160(BX), Y4, Y2 \
+	VMULPS 160(SI), Y4, Y2 \
 	VADDPS Y2, Y1, Y1 \
-	VMULPS 8352(BX), Y4, Y3 \
+	VMULPS 8352(SI), Y4, Y3 \
 	VADDPS Y3, Y6, Y6 \
-	ADDQ $192, BX \
-	ADDQ $192, R10 \
-	SUBQ $48, DX \
-	JNZ  lbl \
 	VADDPS Y1, Y0, dl \
 	VADDPS Y6, Y5, dr
 
@@ -605,16 +578,16 @@ rf32s:
 // of coefficients (from R10), eight taps at a time into two accumulators
 // per channel, in the order the scalar kernels sum; the result is clamped
 // to [-bound, bound] (NaN read as 0; bound is +Inf for 16-bit sources),
-// and the window moves on by stepInt frames, one more when the phase
-// wraps. n may be any count.
+// and the window moves on by adv[seq] frames for the next row. n may be
+// any count.
 
-// func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+// func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
 //
 // Four outputs at a time: their dot products are independent, so they
 // overlap, and one reduction, clamp and store serve all four (reducing
 // each output alone left it waiting on a chain of about 50 cycles).
 TEXT ·sincMonoAVX2(SB), NOSPLIT, $0-68
-	SINCSETUP(coef+24(FP), taps+32(FP), phase+40(FP), phases+44(FP), stepInt+48(FP), stepNum+52(FP), gl+56(FP), gr+60(FP), bound+64(FP))
+	SINCSETUP
 	MOVQ x+16(FP), SI
 
 sm4:
@@ -660,23 +633,23 @@ smend:
 	VZEROUPPER
 	RET
 
-// func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+// func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
 //
-// sincMonoAVX2 for taps a multiple of 48.
+// sincMonoAVX2 for 48 taps.
 TEXT ·sincMono48AVX2(SB), NOSPLIT, $0-68
-	SINCSETUP(coef+24(FP), taps+32(FP), phase+40(FP), phases+44(FP), stepInt+48(FP), stepNum+52(FP), gl+56(FP), gr+60(FP), bound+64(FP))
+	SINCSETUP
 	MOVQ x+16(FP), SI
 
 sx4:
 	CMPQ CX, $4
 	JB   sx1
-	DOT1X(Y7, sxa)
+	DOT1X(Y7)
 	SINCNEXT
-	DOT1X(Y8, sxb)
+	DOT1X(Y8)
 	SINCNEXT
-	DOT1X(Y9, sxc)
+	DOT1X(Y9)
 	SINCNEXT
-	DOT1X(Y10, sxd)
+	DOT1X(Y10)
 	SINCNEXT
 	REDUCE4(Y7, Y8, Y9, Y10)
 	CLAMP8
@@ -693,7 +666,7 @@ sx1:
 	// lanes unused.
 	TESTQ CX, CX
 	JZ    sxend
-	DOT1X(Y7, sxe)
+	DOT1X(Y7)
 	SINCNEXT
 	REDUCE4(Y7, Y7, Y7, Y7)
 	CLAMP8
@@ -710,12 +683,12 @@ sxend:
 	VZEROUPPER
 	RET
 
-// func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+// func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
 //
 // The right plane is sincPlaneBytes (8192) after the left. Two outputs at
 // a time, as sincMonoAVX2 takes four.
 TEXT ·sincStereoAVX2(SB), NOSPLIT, $0-68
-	SINCSETUP(coef+24(FP), taps+32(FP), phase+40(FP), phases+44(FP), stepInt+48(FP), stepNum+52(FP), gl+56(FP), gr+60(FP), bound+64(FP))
+	SINCSETUP
 	MOVQ l+16(FP), SI
 	VMOVDQU stereo2<>(SB), Y11
 
@@ -755,20 +728,20 @@ ssend:
 
 // The converters take a multiple of 8 frames.
 
-// func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, taps int, phase, phases, stepInt, stepNum uint32, gl, gr, bound float32)
+// func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
 //
-// sincStereoAVX2 for taps a multiple of 48.
+// sincStereoAVX2 for 48 taps.
 TEXT ·sincStereo48AVX2(SB), NOSPLIT, $0-68
-	SINCSETUP(coef+24(FP), taps+32(FP), phase+40(FP), phases+44(FP), stepInt+48(FP), stepNum+52(FP), gl+56(FP), gr+60(FP), bound+64(FP))
+	SINCSETUP
 	MOVQ l+16(FP), SI
 	VMOVDQU stereo2<>(SB), Y11
 
 sy2:
 	CMPQ CX, $2
 	JB   sy1
-	DOT2X(Y7, Y8, sya)
+	DOT2X(Y7, Y8)
 	SINCNEXT
-	DOT2X(Y9, Y10, syb)
+	DOT2X(Y9, Y10)
 	SINCNEXT
 	REDUCE4(Y7, Y8, Y9, Y10)
 	CLAMP8
@@ -783,7 +756,7 @@ sy2:
 sy1:
 	TESTQ CX, CX
 	JZ    syend
-	DOT2X(Y7, Y8, syc)
+	DOT2X(Y7, Y8)
 	SINCNEXT
 	REDUCE4(Y7, Y8, Y7, Y8)
 	CLAMP8

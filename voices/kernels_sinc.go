@@ -9,10 +9,10 @@ import (
 // channel count. Each adds len(out) device frames, times the steady gains
 // gl and gr, into out. src starts at the first source frame the first
 // output's filter reads (its position's frame minus t.half) and holds
-// every frame the run reads; phase is the first output's phase. Each
-// output is the dot product of t.taps source frames with the phase's row
-// of coefficients; the position then advances by t.stepInt frames and
-// t.stepNum phases. scratch is the mixer's: the vector kernels convert
+// every frame the run reads; seq is the first output's row. Each output
+// is the dot product of t.taps source frames with its row of
+// coefficients; the position then advances by t.adv[seq] frames, and
+// the next output takes the next row. scratch is the mixer's: the vector kernels convert
 // the run's source frames into it, one plane of floats per channel; the
 // scalar ones read src directly and ignore it.
 //
@@ -41,14 +41,12 @@ const sincPlane = 2048
 
 // sincStep moves the window on by one output: j is its byte offset in
 // src, fb the source frame size.
-func sincStep(t *sincTable, j int, phase uint32, fb int) (int, uint32) {
-	phase += t.stepNum
-	adv := int(t.stepInt)
-	if phase >= t.phases {
-		phase -= t.phases
-		adv++
+func sincStep(t *sincTable, j int, seq uint32, fb int) (int, uint32) {
+	j += int(t.adv[seq]) * fb
+	if seq++; seq == t.phases {
+		seq = 0
 	}
-	return j + adv*fb, phase
+	return j, seq
 }
 
 // clampTo reads NaN as 0 and limits x to [-b, b].
@@ -141,58 +139,58 @@ func hsum(s *[8]float32) float32 {
 	return (h[0] + h[2]) + (h[1] + h[3])
 }
 
-func sincS16Mono(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, _ []float32) {
+func sincS16Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, _ []float32) {
 	gl, gr = gl*s16Scale, gr*s16Scale
 	K := t.taps
 	j := 0
 	for i := range out {
 		w := src[j : j+2*K : j+2*K]
-		m := sincSumS16(t.row(phase), w, 1, 0)
+		m := sincSumS16(t.row(seq), w, 1, 0)
 		out[i][0] += float32(m * gl)
 		out[i][1] += float32(m * gr)
-		j, phase = sincStep(t, j, phase, 2)
+		j, seq = sincStep(t, j, seq, 2)
 	}
 }
 
-func sincF32Mono(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, _ []float32) {
+func sincF32Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, _ []float32) {
 	K := t.taps
 	j := 0
 	for i := range out {
 		w := src[j : j+4*K : j+4*K]
-		m := sincSumF32(t.row(phase), w, 1, 0)
+		m := sincSumF32(t.row(seq), w, 1, 0)
 		m = clampTo(m, t.bound)
 		out[i][0] += float32(m * gl)
 		out[i][1] += float32(m * gr)
-		j, phase = sincStep(t, j, phase, 4)
+		j, seq = sincStep(t, j, seq, 4)
 	}
 }
 
-func sincS16Stereo(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, _ []float32) {
+func sincS16Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, _ []float32) {
 	gl, gr = gl*s16Scale, gr*s16Scale
 	K := t.taps
 	j := 0
 	for i := range out {
 		w := src[j : j+4*K : j+4*K]
-		c := t.row(phase)
+		c := t.row(seq)
 		l := sincSumS16(c, w, 2, 0)
 		r := sincSumS16(c, w, 2, 1)
 		out[i][0] += float32(l * gl)
 		out[i][1] += float32(r * gr)
-		j, phase = sincStep(t, j, phase, 4)
+		j, seq = sincStep(t, j, seq, 4)
 	}
 }
 
-func sincF32Stereo(out []frame, src []byte, t *sincTable, phase uint32, gl, gr float32, _ []float32) {
+func sincF32Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, _ []float32) {
 	K := t.taps
 	j := 0
 	for i := range out {
 		w := src[j : j+8*K : j+8*K]
-		c := t.row(phase)
+		c := t.row(seq)
 		l := sincSumF32(c, w, 2, 0)
 		r := sincSumF32(c, w, 2, 1)
 		out[i][0] += float32(clampTo(l, t.bound) * gl)
 		out[i][1] += float32(clampTo(r, t.bound) * gr)
-		j, phase = sincStep(t, j, phase, 8)
+		j, seq = sincStep(t, j, seq, 8)
 	}
 }
 

@@ -70,6 +70,14 @@ const (
 // takes the filter at its exact delay; no phase is rounded and the
 // position never drifts. A 22050 Hz source on a 48 kHz device has 320
 // phases, 44100 Hz 160; the most, 1280, are for 11025 Hz to 96 kHz.
+//
+// Consecutive device frames visit the phases in a fixed cycle (phase
+// s·stepNum mod phases at the s-th frame: stepNum and phases are
+// coprime), and the rows are stored in that order: a voice keeps its
+// place s in the cycle (its seq), and each output reads the row after
+// the last one, so the coefficients stream through the cache in order
+// instead of jumping 147 rows at a time (22050 Hz), which left the vector
+// kernels waiting on the L2 cache once the tables outgrew the L1.
 type sincTable struct {
 	taps    int // filter length in source frames: a multiple of 8
 	half    int // source frames the filter reads before the position's own: taps/2 - 1
@@ -81,20 +89,26 @@ type sincTable struct {
 	// their outputs to it (and read NaN as silence) rather than check
 	// every sample they read.
 	bound float32
-	coef  []float32 // phases rows of taps coefficients, phase by phase
+	coef  []float32 // phases rows of taps coefficients, in visiting order
+	adv   []uint32  // source frames the position advances after each row
 }
 
-// row returns the coefficients of phase ph.
-func (t *sincTable) row(ph uint32) []float32 {
-	i := int(ph) * t.taps
+// row returns the coefficients of the seq-th phase of the cycle.
+func (t *sincTable) row(seq uint32) []float32 {
+	i := int(seq) * t.taps
 	return t.coef[i : i+t.taps : i+t.taps]
 }
 
-// advance moves the rational position (frame k, phase ph) on by n device
+// phase returns the phase (in 1/phases of a frame) of the seq-th row.
+func (t *sincTable) phase(seq uint32) uint32 {
+	return uint32(uint64(seq) * uint64(t.stepNum) % uint64(t.phases))
+}
+
+// advance moves the rational position (frame k, row seq) on by n device
 // frames.
-func (t *sincTable) advance(k int, ph uint32, n int) (int, uint32) {
-	p := uint64(ph) + uint64(n)*uint64(t.stepNum)
-	return k + n*int(t.stepInt) + int(p/uint64(t.phases)), uint32(p % uint64(t.phases))
+func (t *sincTable) advance(k int, seq uint32, n int) (int, uint32) {
+	p := uint64(t.phase(seq)) + uint64(n)*uint64(t.stepNum)
+	return k + n*int(t.stepInt) + int(p/uint64(t.phases)), uint32((uint64(seq) + uint64(n)) % uint64(t.phases))
 }
 
 // sincTables caches the tables built so far, one per pair of rates: an
@@ -140,13 +154,15 @@ func newSincTable(src, dev int) *sincTable {
 	t := &sincTable{
 		taps: K, half: K/2 - 1, phases: uint32(L),
 		stepInt: uint32(M / L), stepNum: uint32(M % L),
-		coef: make([]float32, L*K),
+		coef: make([]float32, L*K), adv: make([]uint32, L),
 	}
 	i0b := besselI0(sincBeta)
 	row := make([]float64, K)
-	for ph := 0; ph < L; ph++ {
+	for seq := 0; seq < L; seq++ {
 		// Tap k reads source frame (position's frame) - half + k, which
 		// lies u = frac + half - k frames before the output instant.
+		ph := int(t.phase(uint32(seq)))
+		t.adv[seq] = uint32((ph + M) / L)
 		frac := float64(ph) / float64(L)
 		sum := 0.0
 		for k := range row {
@@ -168,7 +184,7 @@ func newSincTable(src, dev int) *sincTable {
 		// noise on a steady tone.
 		abs := 0.0
 		for k, c := range row {
-			t.coef[ph*K+k] = float32(c / sum)
+			t.coef[seq*K+k] = float32(c / sum)
 			abs += math.Abs(c / sum)
 		}
 		t.bound = max(t.bound, float32(abs)*(1+1e-6))

@@ -170,7 +170,7 @@ func TestVectorRenderMatchesScalar(t *testing.T) {
 						tol = 1e-6
 					}
 					sameFrames(t, rs.String()+" "+f.String(), got, want, tol)
-					if a.ended != b.ended || a.pos != b.pos || a.phase != b.phase {
+					if a.ended != b.ended || a.pos != b.pos || a.seq != b.seq {
 						t.Fatalf("%v %v: state differs after block %d", rs, f, blk)
 					}
 				}

@@ -58,7 +58,7 @@ type voice struct {
 	loopStart  int
 	loop       bool
 	pos        uint64 // 32.32 fixed point, in source frames; with sinc, only the whole frame
-	phase      uint32 // with sinc, the fraction of the position: phase/sinc.phases
+	seq        uint32 // with sinc, the place in the table's cycle of phases: the position's fraction
 	wraps      int    // loop seams crossed, up to one loop past the filter's length (see sincFrame)
 	volume     float32
 	panL, panR float32 // panGains(pan, mono), kept so a block computes no trig
@@ -234,12 +234,12 @@ func (v *voice) renderSinc(mix []frame, gl, gr float32) {
 		// the clip's last frame or beyond: last = end-1-(taps-half-1) is
 		// the last frame a position may lie in; in units of 1/phases.
 		last := uint64(v.end-t.taps+t.half+1)*uint64(t.phases) - 1
-		at := uint64(k)*uint64(t.phases) + uint64(v.phase)
+		at := uint64(k)*uint64(t.phases) + uint64(t.phase(v.seq))
 		step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
 		c := min(len(mix)-i, int((last-at)/step)+1)
 		fb := kindFrameBytes[v.kind]
-		v.kern.sinc[v.kind](mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.phase, gl, gr, v.planes)
-		k, v.phase = t.advance(k, v.phase, c)
+		v.kern.sinc[v.kind](mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.seq, gl, gr, v.planes)
+		k, v.seq = t.advance(k, v.seq, c)
 		v.pos = uint64(k) << 32
 		i += c
 	}
@@ -296,13 +296,13 @@ func (v *voice) sincEdges(mix []frame, k int, gl, gr float32) int {
 		if off+t.taps > span {
 			break
 		}
-		l, r := sincDot(t.row(v.phase), v.window[2*off:2*(off+t.taps)])
+		l, r := sincDot(t.row(v.seq), v.window[2*off:2*(off+t.taps)])
 		if f32 {
 			l, r = clampTo(l, t.bound), clampTo(r, t.bound)
 		}
 		mix[n][0] += l * gl
 		mix[n][1] += r * gr
-		k, v.phase = t.advance(k, v.phase, 1)
+		k, v.seq = t.advance(k, v.seq, 1)
 		n++
 	}
 	v.pos = uint64(k) << 32
