@@ -31,8 +31,9 @@
 // loop seam from the loop's start, plays the band-limited onset and tail
 // of a one-shot clip (a voice ends half a window after its last frame),
 // and keeps a fixed-size state per voice. ResamplerLinear (EngineDesc)
-// interpolates linearly instead, at about a quarter of the cost, for
-// effects where the dull top octave and images do not matter.
+// interpolates linearly instead, at about a third of the cost
+// (BenchmarkMix32), for effects where the dull top octave and the images
+// do not matter.
 //
 // The output is protected by a look-ahead-free peak limiter with a hard
 // knee at 0 dBFS: while every sample is within full scale it does

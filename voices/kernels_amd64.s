@@ -267,6 +267,44 @@ done: \
 	VADDPS Y1, Y0, dl \
 	VADDPS Y6, Y5, dr
 
+// DOT1Z and DOT2Z are DOT1X and DOT2X in AVX-512: a 16-lane chunk is two
+// 8-tap chunks side by side, the lower one an even chunk, the upper one
+// odd, so one accumulator holds both of DOT1X's and sums each in the
+// same order; its halves are then added as DOT1X adds its two. Half the
+// multiplies and adds of DOT1X, the same bits.
+#define DOT1Z(dst) \
+	ROW \
+	VMOVUPS (R10), Z2 \
+	VMULPS (SI), Z2, Z0 \
+	VMOVUPS 64(R10), Z3 \
+	VMULPS 64(SI), Z3, Z3 \
+	VADDPS Z3, Z0, Z0 \
+	VMOVUPS 128(R10), Z2 \
+	VMULPS 128(SI), Z2, Z2 \
+	VADDPS Z2, Z0, Z0 \
+	VEXTRACTF64X4 $1, Z0, Y1 \
+	VADDPS Y1, Y0, dst
+
+#define DOT2Z(dl, dr) \
+	ROW \
+	VMOVUPS (R10), Z4 \
+	VMULPS (SI), Z4, Z0 \
+	VMULPS 8192(SI), Z4, Z5 \
+	VMOVUPS 64(R10), Z4 \
+	VMULPS 64(SI), Z4, Z2 \
+	VADDPS Z2, Z0, Z0 \
+	VMULPS 8256(SI), Z4, Z3 \
+	VADDPS Z3, Z5, Z5 \
+	VMOVUPS 128(R10), Z4 \
+	VMULPS 128(SI), Z4, Z2 \
+	VADDPS Z2, Z0, Z0 \
+	VMULPS 8320(SI), Z4, Z3 \
+	VADDPS Z3, Z5, Z5 \
+	VEXTRACTF64X4 $1, Z0, Y1 \
+	VADDPS Y1, Y0, dl \
+	VEXTRACTF64X4 $1, Z5, Y6 \
+	VADDPS Y6, Y5, dr
+
 // REDUCE4 reduces four eight-lane sums a, b, c, d at once, each in the
 // scalar hsum's order (the upper half onto the lower, the upper pair onto
 // the lower, the last two), leaving a, c, a, c | b, d, b, d in Y0.
@@ -683,6 +721,56 @@ sxend:
 	VZEROUPPER
 	RET
 
+// func sincMono48AVX512(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+//
+// sincMono48AVX2 with DOT1Z.
+TEXT ·sincMono48AVX512(SB), NOSPLIT, $0-68
+	SINCSETUP
+	MOVQ x+16(FP), SI
+
+sz4:
+	CMPQ CX, $4
+	JB   sz1
+	DOT1Z(Y7)
+	SINCNEXT
+	DOT1Z(Y8)
+	SINCNEXT
+	DOT1Z(Y9)
+	SINCNEXT
+	DOT1Z(Y10)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS Y15, Y0, Y0
+	VADDPS (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP  sz4
+
+sz1:
+	// The last outputs one at a time: the same reduction, its other
+	// lanes unused.
+	TESTQ CX, CX
+	JZ    szend
+	DOT1Z(Y7)
+	SINCNEXT
+	REDUCE4(Y7, Y7, Y7, Y7)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
+	DECQ CX
+	JMP  sz1
+
+szend:
+	VZEROUPPER
+	RET
+
 // func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
 //
 // The right plane is sincPlaneBytes (8192) after the left. Two outputs at
@@ -767,6 +855,50 @@ sy1:
 	VMOVSD X0, (DI)
 
 syend:
+	VZEROUPPER
+	RET
+
+// The converters take a multiple of 8 frames.
+
+// func sincStereo48AVX512(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+//
+// sincStereo48AVX2 with DOT2Z.
+TEXT ·sincStereo48AVX512(SB), NOSPLIT, $0-68
+	SINCSETUP
+	MOVQ l+16(FP), SI
+	VMOVDQU stereo2<>(SB), Y11
+
+sw2:
+	CMPQ CX, $2
+	JB   sw1
+	DOT2Z(Y7, Y8)
+	SINCNEXT
+	DOT2Z(Y9, Y10)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VADDPS (DI), X0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, DI
+	SUBQ $2, CX
+	JMP  sw2
+
+sw1:
+	TESTQ CX, CX
+	JZ    swend
+	DOT2Z(Y7, Y8)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y7, Y8)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+
+swend:
 	VZEROUPPER
 	RET
 

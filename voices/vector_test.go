@@ -70,10 +70,13 @@ var kindNames = [...]string{kindS16Mono: "s16 mono", kindS16Stereo: "s16 stereo"
 // lengths 0 to 70 and long ones (every tail), random gains added into a
 // bus that already holds a mix, hostile floats (NaN, infinities, overs,
 // denormals), and for the resamplers every kind of step: up, down,
-// unity-adjacent. Unity and sinc kernels, and the f32 linear ones, must
+// unity-adjacent; with AVX-512 and with AVX2 alone where the CPU has
+// both. Unity and sinc kernels, and the f32 linear ones, must
 // give the same bits; the s16 linear ones interpolate in floats, not
 // integers, and may differ by a rounding.
-func TestVectorKernelsMatchScalar(t *testing.T) {
+func TestVectorKernelsMatchScalar(t *testing.T) { vectorLevels(t, vectorKernelsMatchScalar) }
+
+func vectorKernelsMatchScalar(t *testing.T) {
 	vec := vectorOrSkip(t)
 	r := rand.New(rand.NewPCG(11, 12))
 	lengths := []int{}
@@ -137,7 +140,9 @@ func TestVectorKernelsMatchScalar(t *testing.T) {
 // every source format, with both resamplers, through voice.render with
 // each kernel set, in blocks of random sizes with gain ramps: the
 // dispatch, the runs' tails, the seams and ends must come out the same.
-func TestVectorRenderMatchesScalar(t *testing.T) {
+func TestVectorRenderMatchesScalar(t *testing.T) { vectorLevels(t, vectorRenderMatchesScalar) }
+
+func vectorRenderMatchesScalar(t *testing.T) {
 	vec := vectorOrSkip(t)
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, rs := range []Resampler{ResamplerLinear, ResamplerSinc} {
