@@ -75,6 +75,11 @@ run_tests() {
 run_tests tests -v
 run_tests race -race -v
 
+# The audio mixer's scalar kernels are the reference and the fallback of
+# its vector ones: run voices with the vector kernels compiled out too.
+echo "== go test -tags steadyframe_scalar ./voices/..."
+if go test -count=1 -tags steadyframe_scalar ./voices/...; then stage ok scalar-kernels; else stage fail scalar-kernels; fi
+
 echo "== steady-frame gate: stress under Xvfb with real GL and oto writing to a file"
 go build -o "$logdir/stress" ./stress
 if "$logdir/stress" -workers 4 -frames 900 -audio oto -report "$logdir/report" >"$logdir/stress.log" 2>&1; then

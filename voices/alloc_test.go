@@ -40,26 +40,31 @@ func TestPlayAllocs(t *testing.T) {
 }
 
 // TestMixerAllocs proves the mixer's Read allocates nothing, with 32
-// voices of mixed formats, resampling, stealing and stopping in play.
+// voices of mixed formats, resampling (both resamplers, scalar and vector
+// kernels), stealing and stopping in play.
 func TestMixerAllocs(t *testing.T) {
-	e, dev := offlineEngine(t, EngineDesc{Policy: PolicySteal})
-	var clips []Clip
-	for _, f := range allFormats() {
-		_, c := clipOf(t, e, f.String(), f, tone(f, f.Rate/10, 330, 0.2), ClipDesc{})
-		clips = append(clips, c)
+	for _, rs := range []Resampler{ResamplerSinc, ResamplerLinear} {
+		for _, ks := range []*kernelSet{&scalarKernels, bestKernels()} {
+			e, _ := offlineEngine(t, EngineDesc{Policy: PolicySteal, Resampler: rs})
+			e.mix.setKernels(ks)
+			var clips []Clip
+			for _, f := range allFormats() {
+				_, c := clipOf(t, e, f.String(), f, tone(f, f.Rate/10, 330, 0.2), ClipDesc{})
+				clips = append(clips, c)
+			}
+			for i := 0; i < 40; i++ {
+				_, _ = e.Play(clips[i%len(clips)], PlayDesc{Loop: true, Priority: int16(i % 3)})
+			}
+			buf := make([]byte, 1024*8)
+			i := 0
+			wantNoAllocs(t, "mixer Read with 32 voices, "+rs.String()+", "+ks.name, func() {
+				_, _ = e.Play(clips[i%len(clips)], PlayDesc{Loop: true, Priority: 2})
+				i++
+				_, _ = e.mix.Read(buf)
+			})
+			if s := e.Stats(); s.Active < 32 {
+				t.Fatalf("only %d voices active", s.Active)
+			}
+		}
 	}
-	for i := 0; i < 40; i++ {
-		_, _ = e.Play(clips[i%len(clips)], PlayDesc{Loop: true, Priority: int16(i % 3)})
-	}
-	buf := make([]byte, 1024*8)
-	i := 0
-	wantNoAllocs(t, "mixer Read with 32 voices", func() {
-		_, _ = e.Play(clips[i%len(clips)], PlayDesc{Loop: true, Priority: 2})
-		i++
-		_, _ = e.mix.Read(buf)
-	})
-	if s := e.Stats(); s.Active < 32 {
-		t.Fatalf("only %d voices active", s.Active)
-	}
-	_ = dev
 }

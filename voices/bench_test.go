@@ -5,14 +5,27 @@ import (
 	"time"
 )
 
-// benchEngine builds the shared benchmark load: an engine on a manual
-// offline device with the given number of looping voices of mixed formats
-// (two thirds resampled). otodev's benchmarks build the same load through
-// the public API.
-func benchEngine(b *testing.B, voices int) (*Engine, *Offline) {
-	e, dev := offlineEngine(b, EngineDesc{QueueSize: 1 << 16})
-	var clips []Clip
+// benchFormats are the 12 source formats of the shared benchmark load:
+// 22050, 44100 and 48000 Hz, so that two thirds of the voices resample,
+// as they did before more rates were pooled.
+func benchFormats() []Format {
+	var fs []Format
 	for _, f := range allFormats() {
+		if f.Rate == 22050 || f.Rate == 44100 || f.Rate == 48000 {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// benchEngine builds the shared benchmark load: an engine on a manual
+// offline device with the given number of looping voices of the 12
+// benchFormats (two thirds resampled) and resampler rs. otodev's
+// benchmarks build the same load through the public API.
+func benchEngine(b *testing.B, voices int, rs Resampler) (*Engine, *Offline) {
+	e, dev := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, Resampler: rs})
+	var clips []Clip
+	for _, f := range benchFormats() {
 		_, c := clipOf(b, e, f.String(), f, tone(f, f.Rate/2, 220, 0.05), ClipDesc{})
 		clips = append(clips, c)
 	}
@@ -27,49 +40,85 @@ func benchEngine(b *testing.B, voices int) (*Engine, *Offline) {
 // BenchmarkPlay measures the game side of Play: validation, reserving a
 // voice and enqueueing the command. Every 512 plays, out of the timing,
 // a StopAll clears the voices so the pool stays warm and never runs out.
+//
+// ours-enqueue is Play as it is: it stamps the command with the start
+// time the mixer publishes each block. with-clock-read adds the one thing
+// Play did before, reading the engine clock (time.Since) for the
+// Play-to-mix statistic, side by side in the same run.
 func BenchmarkPlay(b *testing.B) {
-	b.Run("ours-enqueue", func(b *testing.B) {
-		e, _ := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, MaxVoices: 1024})
-		_, c := clipOf(b, e, "t", mono44, tone(mono44, 441, 440, 0.5), ClipDesc{})
-		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			if _, err := e.Play(c, PlayDesc{}); err != nil {
-				b.Fatal(err)
-			}
-			if i%512 == 511 {
-				b.StopTimer()
-				// The manual device is stalled: StopAll takes its fallback.
-				if err := e.StopAll(time.Millisecond); err != nil {
+	for _, clockRead := range []bool{false, true} {
+		name := "ours-enqueue"
+		if clockRead {
+			name = "with-clock-read"
+		}
+		b.Run(name, func(b *testing.B) {
+			e, _ := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, MaxVoices: 1024})
+			_, c := clipOf(b, e, "t", mono44, tone(mono44, 441, 440, 0.5), ClipDesc{})
+			var sink int64
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if clockRead {
+					sink += e.now()
+				}
+				if _, err := e.Play(c, PlayDesc{}); err != nil {
 					b.Fatal(err)
 				}
-				b.StartTimer()
+				if i%512 == 511 {
+					b.StopTimer()
+					// The manual device is stalled: StopAll takes its fallback.
+					if err := e.StopAll(time.Millisecond); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
 			}
-		}
-	})
+			if sink == 42 {
+				b.Log(sink) // keeps the clock read from being optimised away
+			}
+		})
+	}
 }
 
 // BenchmarkMix32 measures the mixer rendering 1024-frame blocks of 32
-// voices, and reports the real-time factor (audio time rendered per unit
-// of CPU time).
+// voices of 12 formats, two thirds resampled, and reports the real-time
+// factor (audio time rendered per unit of CPU time). Its variants run
+// side by side, interleaved under -count: the scalar and the vector
+// kernels (vector-* equals scalar-* where the CPU has no vector kernels
+// or the build has the steadyframe_scalar tag), each with the linear and
+// the band-limited resampler. scalar-linear is the mixer as it was before
+// the sinc and the vector kernels.
 func BenchmarkMix32(b *testing.B) {
-	b.Run("ours-mixer", func(b *testing.B) {
-		e, _ := benchEngine(b, 32)
-		buf := make([]byte, 1024*8)
-		b.ReportAllocs()
-		cpu0 := cpuTime()
-		n := 0
-		for b.Loop() {
-			_, _ = e.mix.Read(buf)
-			n++
-		}
-		cpu := cpuTime() - cpu0
-		if s := e.Stats(); s.Active != 32 {
-			b.Fatalf("%d voices active", s.Active)
-		}
-		// Measured on the process's CPU time, not the wall clock, so a
-		// loaded machine does not make the mixer look slower than it is.
-		audio := DefaultDeviceFormat.Duration(1024 * n)
-		b.ReportMetric(audio.Seconds()/cpu.Seconds(), "x-realtime")
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
-	})
+	for _, c := range []struct {
+		name string
+		ks   *kernelSet
+		rs   Resampler
+	}{
+		{"scalar-linear", &scalarKernels, ResamplerLinear},
+		{"vector-linear", bestKernels(), ResamplerLinear},
+		{"scalar-sinc", &scalarKernels, ResamplerSinc},
+		{"vector-sinc", bestKernels(), ResamplerSinc},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e, _ := benchEngine(b, 32, c.rs)
+			buf := make([]byte, 1024*8)
+			_, _ = e.mix.Read(buf) // start the voices before switching kernels
+			e.mix.setKernels(c.ks)
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			n := 0
+			for b.Loop() {
+				_, _ = e.mix.Read(buf)
+				n++
+			}
+			cpu := cpuTime() - cpu0
+			if s := e.Stats(); s.Active != 32 {
+				b.Fatalf("%d voices active", s.Active)
+			}
+			// Measured on the process's CPU time, not the wall clock, so a
+			// loaded machine does not make the mixer look slower than it is.
+			audio := DefaultDeviceFormat.Duration(1024 * n)
+			b.ReportMetric(audio.Seconds()/cpu.Seconds(), "x-realtime")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
+		})
+	}
 }

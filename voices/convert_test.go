@@ -18,10 +18,24 @@ func allFormats() []Format {
 // testVoice returns a voice configured as a pool would for f, playing
 // pcm, for a 48 kHz device.
 func testVoice(f Format, pcm []byte, loop bool) *voice {
-	v := &voice{kind: kindOf(f), step: uint64(f.Rate) << 32 / 48000, mono: f.Channels == 1}
+	v := &voice{kind: kindOf(f), step: uint64(f.Rate) << 32 / 48000, kern: &scalarKernels, mono: f.Channels == 1}
 	v.data = pcm
 	v.end = len(pcm) / f.FrameBytes()
 	v.loop = loop
+	return v
+}
+
+// testSincVoice returns a voice configured as a pool of an engine with
+// the band-limited resampler would for f, on a device at rate dev, playing
+// pcm with the scalar kernels.
+func testSincVoice(f Format, pcm []byte, loop bool, dev int) *voice {
+	v := testVoice(f, pcm, loop)
+	v.step = uint64(f.Rate) << 32 / uint64(dev)
+	if f.Rate != dev {
+		v.sinc = sincTableFor(f.Rate, dev)
+		v.window = make([]float32, 2*(v.sinc.taps+sincEdgeSlack))
+		v.planes = make([]float32, 2*sincPlane)
+	}
 	return v
 }
 
@@ -92,45 +106,65 @@ func TestConverters(t *testing.T) {
 }
 
 // TestResampler plays a 440 Hz sine of every source format into a 48 kHz
-// stream in blocks and checks its frequency, level, that nothing jumps
-// (block edges are seamless) and that the blocked output equals one long
-// pull.
+// stream in blocks, through each resampler, and checks its frequency,
+// level, that nothing jumps (block edges are seamless) and that the
+// blocked output equals one long pull.
 func TestResampler(t *testing.T) {
 	const freq, amp = 440.0, 0.8
-	for _, f := range allFormats() {
-		pcm := tone(f, f.Rate, freq, amp) // one second
-		v := testVoice(f, pcm, false)
-		const block = 256
-		out := make([]float32, 0, 2*48000)
-		buf := make([]float32, 2*block)
-		for len(out) < 2*40000 {
-			v.pull(buf)
-			out = append(out, buf...)
-		}
-		whole := make([]float32, len(out))
-		testVoice(f, pcm, false).pull(whole)
-		for i := range out {
-			if out[i] != whole[i] {
-				t.Fatalf("%v: sample %d differs between blocked (%v) and whole (%v) pulls", f, i, out[i], whole[i])
+	for _, rs := range []Resampler{ResamplerLinear, ResamplerSinc} {
+		for _, f := range allFormats() {
+			pcm := tone(f, f.Rate, freq, amp) // one second
+			mk := func() *voice {
+				if rs == ResamplerSinc {
+					return testSincVoice(f, pcm, false, 48000)
+				}
+				return testVoice(f, pcm, false)
 			}
-		}
-		l := make([]float32, len(out)/2)
-		for i := range l {
-			l[i] = out[2*i]
-			if out[2*i+1] != l[i] {
-				t.Fatalf("%v: channels differ at %d", f, i)
+			v := mk()
+			const block = 256
+			out := make([]float32, 0, 2*48000)
+			buf := make([]float32, 2*block)
+			for len(out) < 2*20000 {
+				v.pull(buf)
+				out = append(out, buf...)
 			}
-		}
-		if got := frequency(l, 48000); math.Abs(got-freq) > 0.05 {
-			t.Errorf("%v: frequency %.3f Hz, want %v", f, got, freq)
-		}
-		// Linear interpolation loses a little level at 440 Hz: well under 0.1 dB.
-		if got := rms(l) * math.Sqrt2; math.Abs(got-amp) > 0.005 {
-			t.Errorf("%v: level %.4f, want %v", f, got, amp)
-		}
-		// A 440 Hz sine of amplitude 0.8 moves at most 2π·440·0.8/48000 per sample.
-		if got, lim := maxStep(l), 2*math.Pi*freq*amp/48000*1.01; got > lim {
-			t.Errorf("%v: a step of %.5f between samples, want at most %.5f (a discontinuity)", f, got, lim)
+			whole := make([]float32, len(out))
+			mk().pull(whole)
+			for i := range out {
+				if out[i] != whole[i] {
+					t.Fatalf("%v %v: sample %d differs between blocked (%v) and whole (%v) pulls", rs, f, i, out[i], whole[i])
+				}
+			}
+			l := make([]float32, len(out)/2)
+			for i := range l {
+				l[i] = out[2*i]
+				if out[2*i+1] != l[i] {
+					t.Fatalf("%v %v: channels differ at %d", rs, f, i)
+				}
+			}
+			if got := frequency(l, 48000); math.Abs(got-freq) > 0.05 {
+				t.Errorf("%v %v: frequency %.3f Hz, want %v", rs, f, got, freq)
+			}
+			// Linear interpolation loses a little level at 440 Hz: well
+			// under 0.1 dB from 22050 Hz up, 0.1 dB from 8 kHz. The sinc
+			// loses nothing measurable.
+			tol := 0.001
+			if rs == ResamplerLinear {
+				tol = 0.005
+				if f.Rate < 22050 {
+					tol = 0.01
+				}
+			}
+			// The sinc's output starts with its window half in the
+			// silence before the clip: measure from 10 ms on.
+			if got := rms(l[480:]) * math.Sqrt2; math.Abs(got-amp) > tol {
+				t.Errorf("%v %v: level %.4f, want %v", rs, f, got, amp)
+			}
+			// A 440 Hz sine of amplitude 0.8 moves at most 2π·440·0.8/48000
+			// per sample (past the sinc's band-limited onset).
+			if got, lim := maxStep(l[480:]), 2*math.Pi*freq*amp/48000*1.01; got > lim {
+				t.Errorf("%v %v: a step of %.5f between samples, want at most %.5f (a discontinuity)", rs, f, got, lim)
+			}
 		}
 	}
 }
@@ -159,19 +193,32 @@ func TestResamplerLoop(t *testing.T) {
 	}
 }
 
-func TestSoftClip(t *testing.T) {
-	prev := float32(-100)
-	for x := float32(-100); x <= 100; x += 0.01 {
-		y := softClip(x)
-		if y <= -1 || y >= 1 {
-			t.Fatalf("softClip(%v) = %v, outside (-1, 1)", x, y)
+// TestLimiter checks the output protection: everything within full scale
+// passes bit for bit, an over lands exactly on full scale and never past
+// it, the gain recovers to exactly unity afterwards, and nothing ever
+// leaves [-1, 1]. (The former soft clip bent every sample above 0.75.)
+func TestLimiter(t *testing.T) {
+	lim := newLimiter(48000)
+	for x := float32(-1); x <= 1; x += 1.0 / 4096 {
+		if l, r := lim.apply(x, -x); l != x || r != -x {
+			t.Fatalf("apply(%v) = %v, %v: changed a sample within full scale", x, l, r)
 		}
-		if y < softClip(prev) {
-			t.Fatalf("softClip not monotonic at %v", x)
+	}
+	l, r := lim.apply(2, 0.5)
+	if l != 1 || r != 0.25 {
+		t.Fatalf("an over of 2 = %v, %v: want 1, 0.25 (both channels by the same gain)", l, r)
+	}
+	for x := float32(-100); x <= 100; x += 0.37 {
+		if l, r := lim.apply(x, x/3); l < -1 || l > 1 || r < -1 || r > 1 {
+			t.Fatalf("apply(%v) = %v, %v: outside [-1, 1]", x, l, r)
 		}
-		if a := math.Abs(float64(x)); a <= 0.75 && y != x {
-			t.Fatalf("softClip(%v) = %v, want unchanged below the knee", x, y)
-		}
-		prev = x
+	}
+	// 50 ms time constant: after a second of silence the gain is back at
+	// exactly one, and a full-scale sample passes unchanged.
+	for i := 0; i < 48000; i++ {
+		lim.apply(0, 0)
+	}
+	if l, _ := lim.apply(0.999, 0); lim.cut != 0 || l != 0.999 {
+		t.Fatalf("after recovery: gain reduction %v, 0.999 -> %v", lim.cut, l)
 	}
 }

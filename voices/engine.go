@@ -34,7 +34,7 @@ const (
 	DefaultMaxVoices   = 32
 	DefaultBlockFrames = 256
 	DefaultQueueSize   = 1024
-	DefaultFadeFrames  = 128 // 2.7 ms at 48 kHz
+	DefaultFadeFrames  = 128 // 2.7 ms at 48 kHz; never longer than the block
 	// DefaultCloseTimeout bounds Close: the wait for the device's Close
 	// and for a mixer block in progress.
 	DefaultCloseTimeout = time.Second
@@ -69,11 +69,15 @@ type EngineDesc struct {
 	// 0 means DefaultQueueSize.
 	QueueSize int
 	// FadeFrames is the fade-out of Stop, steal and StopAll, in device
-	// frames, at most BlockFrames; 0 means DefaultFadeFrames.
+	// frames, at most BlockFrames; 0 means DefaultFadeFrames, or
+	// BlockFrames if the block is shorter.
 	FadeFrames int
 	// CloseTimeout bounds Close (see Engine.Close), and the closing of a
 	// device that failed to start; 0 means DefaultCloseTimeout.
 	CloseTimeout time.Duration
+	// Resampler converts sources whose rate differs from the device's;
+	// the zero value is ResamplerSinc, the band-limited one.
+	Resampler Resampler
 	// Logger receives the device fallback notice; nil means
 	// slog.Default().
 	Logger *slog.Logger
@@ -162,8 +166,12 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 		def(&d.MaxVoices, DefaultMaxVoices, "MaxVoices", 1, 1024),
 		def(&d.BlockFrames, DefaultBlockFrames, "BlockFrames", 16, 8192),
 		def(&d.QueueSize, DefaultQueueSize, "QueueSize", 2, 1<<20),
-		def(&d.FadeFrames, DefaultFadeFrames, "FadeFrames", 1, 1<<20),
 	); err != nil {
+		return nil, err
+	}
+	// A block shorter than the default fade (16..127 frames) gets a fade
+	// of one block rather than a refusal to start.
+	if err := def(&d.FadeFrames, min(DefaultFadeFrames, d.BlockFrames), "FadeFrames", 1, 1<<20); err != nil {
 		return nil, err
 	}
 	if d.FadeFrames > d.BlockFrames {
@@ -177,6 +185,9 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	}
 	if d.CloseTimeout == 0 {
 		d.CloseTimeout = DefaultCloseTimeout
+	}
+	if d.Resampler > ResamplerLinear {
+		return nil, fmt.Errorf("%w: Resampler %d", ErrInvalid, d.Resampler)
 	}
 	var caps [NumFormats]int
 	for i := range caps {
@@ -202,7 +213,7 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	e := &Engine{format: d.Format, policy: d.Policy, log: d.Logger, epoch: time.Now(), closeTimeout: d.CloseTimeout}
 	e.q = newQueue(d.QueueSize)
 	e.slots = newSlotTable(d.MaxVoices, caps, mult)
-	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, e.q, e.slots, &e.barrier, e.now)
+	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, d.Resampler, e.q, e.slots, &e.barrier, e.now)
 	e.src = &source{mix: e.mix}
 	e.dev = d.Device
 	if e.dev == nil {
@@ -330,7 +341,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 		flags |= cmdFlagProtected
 	}
 	cmd := command{kind: cmdPlay, flags: flags, priority: d.Priority, slot: slot, gen: gen,
-		value: vol, pan: d.Pan, clip: c, enqueueNs: e.now()}
+		value: vol, pan: d.Pan, clip: c, enqueueNs: e.mix.blockNs.Load()}
 	if !e.q.push(&cmd) {
 		st.live.Store(false)
 		e.slots.push(p, slot)
@@ -405,7 +416,7 @@ func (e *Engine) SetPan(h Handle, p float32) error {
 }
 
 // SetMasterGain sets the gain (0..4) applied to the whole mix before the
-// soft clip, smoothed over one block. Its refusals (ErrQueueFull,
+// limiter, smoothed over one block. Its refusals (ErrQueueFull,
 // ErrClosed) are the bare sentinels.
 func (e *Engine) SetMasterGain(g float32) error {
 	if err := checkVolume(g); err != nil {

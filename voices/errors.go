@@ -35,8 +35,8 @@ import (
 // with what went wrong and allocate; they are not steady-frame events.
 var (
 	// ErrFormat is returned for a format this package cannot play: a rate
-	// other than 22050, 44100 or 48000 Hz, a channel count other than 1 or
-	// 2, or an unknown encoding.
+	// other than 8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200 or
+	// 96000 Hz, a channel count other than 1 or 2, or an unknown encoding.
 	ErrFormat = errors.New("voices: unsupported format")
 	// ErrPCM is returned when PCM bytes do not fit their format: an empty
 	// clip, a length that is not a whole number of frames, a range outside

@@ -41,7 +41,7 @@ func (e Encoding) SampleBytes() int {
 // Format is a PCM layout: sample rate × channels × encoding, with samples
 // interleaved by frame. A Format is a plain value, safe to copy and share.
 type Format struct {
-	Rate     int // frames per second: 22050, 44100 or 48000
+	Rate     int // frames per second: 8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200 or 96000
 	Channels int // 1 (mono) or 2 (stereo, left first)
 	Encoding Encoding
 }
@@ -53,17 +53,17 @@ var DefaultDeviceFormat = Format{Rate: 48000, Channels: 2, Encoding: EncodingFlo
 // supportedRates are the rates of every pooled source format. The order
 // fixes each format's index (see formatIndex), and so the order of
 // Stats.Formats.
-var supportedRates = [...]int{22050, 44100, 48000}
+var supportedRates = [...]int{8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000}
 
 // NumFormats is the number of source formats this package pools voices
-// for: 3 rates × 2 channel counts × 2 encodings.
+// for: 9 rates × 2 channel counts × 2 encodings.
 const NumFormats = len(supportedRates) * 2 * 2
 
 // Validate returns nil if f is a format this package plays, or an error
 // wrapping ErrFormat that says which field is wrong.
 func (f Format) Validate() error {
 	if f.index() < 0 {
-		return fmt.Errorf("%w: %v (want rate 22050/44100/48000, 1 or 2 channels, s16le or f32le)", ErrFormat, f)
+		return fmt.Errorf("%w: %v (want rate 8000/11025/16000/22050/32000/44100/48000/88200/96000, 1 or 2 channels, s16le or f32le)", ErrFormat, f)
 	}
 	return nil
 }

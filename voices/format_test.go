@@ -8,7 +8,7 @@ import (
 
 func TestFormatValidate(t *testing.T) {
 	seen := map[int]bool{}
-	for _, rate := range []int{22050, 44100, 48000} {
+	for _, rate := range []int{8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000} {
 		for ch := 1; ch <= 2; ch++ {
 			for _, enc := range []Encoding{EncodingInt16LE, EncodingFloat32LE} {
 				f := Format{Rate: rate, Channels: ch, Encoding: enc}
@@ -30,7 +30,7 @@ func TestFormatValidate(t *testing.T) {
 		t.Errorf("%d formats, want %d", len(seen), NumFormats)
 	}
 	for _, f := range []Format{
-		{}, {Rate: 32000, Channels: 2, Encoding: EncodingInt16LE}, {Rate: 48000, Channels: 3, Encoding: EncodingInt16LE},
+		{}, {Rate: 12000, Channels: 2, Encoding: EncodingInt16LE}, {Rate: 192000, Channels: 1, Encoding: EncodingFloat32LE}, {Rate: 48000, Channels: 3, Encoding: EncodingInt16LE},
 		{Rate: 48000, Channels: 0, Encoding: EncodingFloat32LE}, {Rate: 48000, Channels: 2, Encoding: 9},
 	} {
 		if err := f.Validate(); !errors.Is(err, ErrFormat) {

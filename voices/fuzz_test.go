@@ -93,8 +93,8 @@ func FuzzEngine(f *testing.F) {
 				}
 				for o := 0; o < n; o += 4 {
 					v := math.Float32frombits(binary.LittleEndian.Uint32(buf[o:]))
-					if !(v > -1 && v < 1) {
-						t.Fatalf("output sample %v outside (-1, 1)", v)
+					if !(v >= -1 && v <= 1) {
+						t.Fatalf("output sample %v outside [-1, 1]", v)
 					}
 				}
 			case 8:
@@ -165,8 +165,8 @@ func FuzzClip(f *testing.F) {
 		_, _ = dev.Render(buf)
 		for o := 0; o < len(buf); o += 4 {
 			v := math.Float32frombits(binary.LittleEndian.Uint32(buf[o:]))
-			if !(v > -1 && v < 1) {
-				t.Fatalf("output sample %v outside (-1, 1)", v)
+			if !(v >= -1 && v <= 1) {
+				t.Fatalf("output sample %v outside [-1, 1]", v)
 			}
 		}
 	})

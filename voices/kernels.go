@@ -48,8 +48,8 @@ func mixS16Mono(out []frame, src []byte, gl, gr float32) {
 	for i := range out {
 		j := 2 * i
 		s := float32(int16(binary.LittleEndian.Uint16(src[j : j+2 : j+2])))
-		out[i][0] += s * gl
-		out[i][1] += s * gr
+		out[i][0] += float32(s * gl)
+		out[i][1] += float32(s * gr)
 	}
 }
 
@@ -58,8 +58,8 @@ func mixS16Stereo(out []frame, src []byte, gl, gr float32) {
 	for i := range out {
 		j := 4 * i
 		u := binary.LittleEndian.Uint32(src[j : j+4 : j+4])
-		out[i][0] += float32(int16(u)) * gl
-		out[i][1] += float32(int16(u>>16)) * gr
+		out[i][0] += float32(float32(int16(u)) * gl)
+		out[i][1] += float32(float32(int16(u>>16)) * gr)
 	}
 }
 
@@ -67,8 +67,8 @@ func mixF32Mono(out []frame, src []byte, gl, gr float32) {
 	for i := range out {
 		j := 4 * i
 		s := clamp(math.Float32frombits(binary.LittleEndian.Uint32(src[j : j+4 : j+4])))
-		out[i][0] += s * gl
-		out[i][1] += s * gr
+		out[i][0] += float32(s * gl)
+		out[i][1] += float32(s * gr)
 	}
 }
 
@@ -76,8 +76,8 @@ func mixF32Stereo(out []frame, src []byte, gl, gr float32) {
 	for i := range out {
 		j := 8 * i
 		u := binary.LittleEndian.Uint64(src[j : j+8 : j+8])
-		out[i][0] += clamp(math.Float32frombits(uint32(u))) * gl
-		out[i][1] += clamp(math.Float32frombits(uint32(u>>32))) * gr
+		out[i][0] += float32(clamp(math.Float32frombits(uint32(u))) * gl)
+		out[i][1] += float32(clamp(math.Float32frombits(uint32(u>>32))) * gr)
 	}
 }
 
@@ -90,8 +90,8 @@ func resampleS16Mono(out []frame, src []byte, p, step uint64, gl, gr float32) {
 		w0 := fracOne - w1
 		s := float32(int64(int16(u))*w0 + int64(int16(u>>16))*w1)
 		p += step
-		out[i][0] += s * gl
-		out[i][1] += s * gr
+		out[i][0] += float32(s * gl)
+		out[i][1] += float32(s * gr)
 	}
 }
 
@@ -103,8 +103,8 @@ func resampleS16Stereo(out []frame, src []byte, p, step uint64, gl, gr float32) 
 		w1 := int64(uint32(p))
 		w0 := fracOne - w1
 		p += step
-		out[i][0] += float32(int64(int16(u))*w0+int64(int16(u>>32))*w1) * gl
-		out[i][1] += float32(int64(int16(u>>16))*w0+int64(int16(u>>48))*w1) * gr
+		out[i][0] += float32(float32(int64(int16(u))*w0+int64(int16(u>>32))*w1) * gl)
+		out[i][1] += float32(float32(int64(int16(u>>16))*w0+int64(int16(u>>48))*w1) * gr)
 	}
 }
 
@@ -124,10 +124,10 @@ func resampleF32Mono(out []frame, src []byte, p, step uint64, gl, gr float32) {
 		j := 4 * (p >> 32)
 		u := binary.LittleEndian.Uint64(src[j : j+8 : j+8])
 		s0 := math.Float32frombits(uint32(u))
-		s := clamp(s0 + (math.Float32frombits(uint32(u>>32))-s0)*frac(p))
+		s := clamp(s0 + float32((math.Float32frombits(uint32(u>>32))-s0)*frac(p)))
 		p += step
-		out[i][0] += s * gl
-		out[i][1] += s * gr
+		out[i][0] += float32(s * gl)
+		out[i][1] += float32(s * gr)
 	}
 }
 
@@ -138,10 +138,32 @@ func resampleF32Stereo(out []frame, src []byte, p, step uint64, gl, gr float32) 
 		t := frac(p)
 		l0 := math.Float32frombits(binary.LittleEndian.Uint32(b[0:]))
 		r0 := math.Float32frombits(binary.LittleEndian.Uint32(b[4:]))
-		l := clamp(l0 + (math.Float32frombits(binary.LittleEndian.Uint32(b[8:]))-l0)*t)
-		r := clamp(r0 + (math.Float32frombits(binary.LittleEndian.Uint32(b[12:]))-r0)*t)
+		l := clamp(l0 + float32((math.Float32frombits(binary.LittleEndian.Uint32(b[8:]))-l0)*t))
+		r := clamp(r0 + float32((math.Float32frombits(binary.LittleEndian.Uint32(b[12:]))-r0)*t))
 		p += step
-		out[i][0] += l * gl
-		out[i][1] += r * gr
+		out[i][0] += float32(l * gl)
+		out[i][1] += float32(r * gr)
 	}
+}
+
+// kernelSet is one implementation of the mixer's inner loops, each indexed
+// by sourceKind: the scalar reference (scalarKernels) or the vector
+// kernels of the CPU (bestKernels). A mixer picks one at construction;
+// the sets are immutable.
+type kernelSet struct {
+	name   string
+	mix    [4]func(out []frame, src []byte, gl, gr float32)
+	linear [4]func(out []frame, src []byte, p, step uint64, gl, gr float32)
+	sinc   [4]func(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, scratch []float32)
+}
+
+// scalarKernels are the reference loops in plain Go: what other
+// architectures, CPUs without AVX2 and FMA, and builds with the
+// steadyframe_scalar tag run, and what the vector kernels' tests compare
+// against.
+var scalarKernels = kernelSet{
+	name:   "scalar",
+	mix:    [4]func([]frame, []byte, float32, float32){mixS16Mono, mixS16Stereo, mixF32Mono, mixF32Stereo},
+	linear: [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16Mono, resampleS16Stereo, resampleF32Mono, resampleF32Stereo},
+	sinc:   [4]func([]frame, []byte, *sincTable, uint32, float32, float32, []float32){sincS16Mono, sincS16Stereo, sincF32Mono, sincF32Stereo},
 }

@@ -4,14 +4,13 @@ import (
 	"encoding/binary"
 	"math"
 	"sync/atomic"
-	"time"
 
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
 // mixer renders the device stream. It is the io.Reader the device pulls:
 // each block it applies a new StopAll, drains the command queue, mixes every
-// active voice, applies the master gain and the soft clip, and encodes the
+// active voice, applies the master gain and the limiter, and encodes the
 // device format. Read belongs to the audio goroutine; everything between
 // Barrier.Enter and Exit may instead be done by a requester that seized
 // the barrier (StopAll's fallback). Nothing in Read allocates.
@@ -23,10 +22,15 @@ type mixer struct {
 	slots   *slotTable
 	barrier *syncs.Barrier
 	clock   func() int64
+	monoOut bool
+	kern    *kernelSet
 
 	// Owned by the barrier holder.
+	nowNs      int64 // the engine clock at the start of this block
 	voices     []voice
-	active     []uint32 // playing slots in start order: the mix order
+	edge       []float32 // the sinc's window at seams and ends, for every voice in turn
+	planes     []float32 // the sinc kernels' converted source, for every voice in turn
+	active     []uint32  // playing slots in start order: the mix order
 	mix        []frame
 	scratch    []frame // a ramping voice's block at unity gain
 	formatGain [NumFormats]float32
@@ -39,6 +43,14 @@ type mixer struct {
 	// Owned by the audio goroutine (outside the barrier).
 	out    []byte
 	outPos int
+	lim    limiter
+
+	// blockNs is the engine clock at the start of the latest block: Play
+	// stamps its command with it instead of reading the clock itself, and
+	// the Play-to-mix delay is the time from that block's start to the
+	// start of the block that plays the voice. One clock read per block
+	// instead of one per Play, which cost a third of Play.
+	blockNs atomic.Int64
 
 	// stopMark is the queue position claimed when the latest StopAll
 	// began: voices playing when the mixer sees a new mark fade out, and
@@ -57,29 +69,53 @@ type mixer struct {
 	playMaxNs  atomic.Int64
 }
 
-func newMixer(dev Format, block, fadeFrames int, q *queue, slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
+func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *queue, slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
 	m := &mixer{
 		dev: dev, block: block, fade: fadeFrames,
 		q: q, slots: slots, barrier: b, clock: clock,
+		monoOut: dev.Channels == 1, kern: bestKernels(),
 		voices:  make([]voice, len(slots.states)),
 		active:  make([]uint32, 0, len(slots.states)),
 		mix:     make([]frame, block),
 		scratch: make([]frame, block),
 		out:     make([]byte, block*dev.FrameBytes()),
 		master:  1, masterCur: 1,
+		lim: newLimiter(dev.Rate),
 	}
 	m.outPos = len(m.out) // nothing rendered yet
+	m.blockNs.Store(clock())
 	for i := range m.formatGain {
 		m.formatGain[i] = 1
 	}
+	taps := 0
 	for pi := range slots.pools {
 		p := &slots.pools[pi]
 		step := uint64(p.format.Rate) << 32 / uint64(dev.Rate)
+		var t *sincTable
+		if rs == ResamplerSinc && p.format.Rate != dev.Rate && p.size > 0 {
+			t = sincTableFor(p.format.Rate, dev.Rate)
+			taps = max(taps, t.taps)
+		}
 		for s := p.base; s < p.base+p.size; s++ {
-			m.voices[s] = voice{pool: p, kind: kindOf(p.format), step: step, mono: p.format.Channels == 1}
+			m.voices[s] = voice{pool: p, kind: kindOf(p.format), step: step, sinc: t, kern: m.kern, mono: p.format.Channels == 1}
 		}
 	}
+	m.edge = make([]float32, 2*(taps+sincEdgeSlack))
+	m.planes = make([]float32, 2*sincPlane)
+	for i := range m.voices {
+		m.voices[i].window, m.voices[i].planes = m.edge, m.planes
+	}
 	return m
+}
+
+// setKernels makes every voice run the kernels ks (the benchmarks and
+// tests compare the sets side by side). Call it only where the mixer is
+// not running.
+func (m *mixer) setKernels(ks *kernelSet) {
+	m.kern = ks
+	for i := range m.voices {
+		m.voices[i].kern = ks
+	}
 }
 
 // Read fills p with rendered device frames, rendering whole blocks as
@@ -108,7 +144,9 @@ func (m *mixer) renderBlock() {
 		clear(m.out)
 		return
 	}
-	start := time.Now()
+	start := m.clock()
+	m.nowNs = start
+	m.blockNs.Store(start)
 	if mark := m.stopMark.Load(); mark != m.stopSeen {
 		m.stopSeen = mark
 		for _, s := range m.active {
@@ -134,7 +172,7 @@ func (m *mixer) renderBlock() {
 	m.encode()
 	m.reap()
 	m.barrier.Exit() // counts the block: Stats.Blocks
-	d := int64(time.Since(start))
+	d := m.clock() - start
 	m.mixTotalNs.Add(d)
 	recordNs(&m.mixLastNs, &m.mixMaxNs, d)
 }
@@ -152,8 +190,9 @@ func (m *mixer) startFade(v *voice) {
 	}
 }
 
-// encode applies the master gain (ramped across the block), the soft clip
-// and the device format.
+// encode applies the master gain (ramped across the block), the limiter
+// and the device format. At a steady master gain of 1 and with no sample
+// past full scale, the mix reaches the device bit for bit.
 func (m *mixer) encode() {
 	g, dg := m.masterCur, (m.master-m.masterCur)/float32(m.block)
 	m.masterCur = m.master
@@ -162,15 +201,15 @@ func (m *mixer) encode() {
 		out := m.out[:8*len(m.mix)]
 		for i, f := range m.mix {
 			g += dg
-			binary.LittleEndian.PutUint64(out[8*i:], uint64(math.Float32bits(softClip(f[0]*g)))|
-				uint64(math.Float32bits(softClip(f[1]*g)))<<32)
+			l, r := m.lim.apply(f[0]*g, f[1]*g)
+			binary.LittleEndian.PutUint64(out[8*i:], uint64(math.Float32bits(l))|uint64(math.Float32bits(r))<<32)
 		}
 		return
 	}
 	fb := m.dev.FrameBytes()
 	for i, f := range m.mix {
 		g += dg
-		l, r := softClip(f[0]*g), softClip(f[1]*g)
+		l, r := m.lim.apply(f[0]*g, f[1]*g)
 		o := m.out[i*fb:]
 		if m.dev.Channels == 1 {
 			putSample(o, m.dev.Encoding, (l+r)*0.5)
@@ -215,7 +254,7 @@ func (m *mixer) drain() {
 			}
 		case cmdPan:
 			if v := m.voiceFor(&c); v != nil {
-				v.panL, v.panR = panGains(c.pan, v.mono)
+				v.panL, v.panR = panGains(c.pan, v.mono, m.monoOut)
 			}
 		case cmdMaster:
 			m.master = c.value
@@ -239,7 +278,7 @@ func (m *mixer) voiceFor(c *command) *voice {
 // released, or a steal with no victim.
 func (m *mixer) play(c *command) {
 	v := &m.voices[c.slot]
-	if d := m.clock() - c.enqueueNs; d >= 0 {
+	if d := m.nowNs - c.enqueueNs; d >= 0 {
 		recordNs(&m.playLastNs, &m.playMaxNs, d)
 	}
 	bank := c.clip.bank
@@ -253,17 +292,15 @@ func (m *mixer) play(c *command) {
 		return
 	}
 	cs := c.clip
-	*v = voice{
-		pool: v.pool, kind: v.kind, step: v.step, mono: v.mono,
-		gen: c.gen, clip: cs, data: cs.data, end: cs.frames, loopStart: cs.loopStart,
-		loop: c.flags&cmdFlagLoop != 0, volume: c.value,
-		priority: c.priority, protected: c.flags&cmdFlagProtected != 0,
-		order: m.order, counted: true,
-	}
+	*v = v.fixed()
+	v.gen, v.clip, v.data, v.end, v.loopStart = c.gen, cs, cs.data, cs.frames, cs.loopStart
+	v.loop, v.volume = c.flags&cmdFlagLoop != 0, c.value
+	v.priority, v.protected = c.priority, c.flags&cmdFlagProtected != 0
+	v.order, v.counted = m.order, true
 	if v.loop {
 		v.end = cs.loopEnd
 	}
-	v.panL, v.panR = panGains(c.pan, v.mono)
+	v.panL, v.panR = panGains(c.pan, v.mono, m.monoOut)
 	v.gainL, v.gainR = m.gains(v) // the first block starts at its gains: no ramp
 	m.order++
 	bank.readers.Add(1)
@@ -358,7 +395,7 @@ func (m *mixer) endVoice(v *voice, s uint32) {
 	if v.counted {
 		m.slots.unreserve(v.pool)
 	}
-	*v = voice{pool: v.pool, kind: v.kind, step: v.step, mono: v.mono}
+	*v = v.fixed()
 	m.slots.retire(v.pool, s)
 }
 
@@ -368,32 +405,11 @@ func (m *mixer) endVoice(v *voice, s uint32) {
 // commands, then ends every voice at once. No fade: a seized mixer is not
 // producing sound anyway.
 func (m *mixer) stopNow() {
+	m.nowNs = m.clock()
 	m.stopSeen = m.stopMark.Load()
 	m.drain()
 	for _, s := range m.active {
 		m.voices[s].ended = true
 	}
 	m.reap()
-}
-
-// softClip limits x to (-1, 1) without a hard corner: below the knee the
-// signal passes unchanged; above it, it bends smoothly towards full scale
-// (continuous value and slope at the knee). Pure float32 arithmetic keeps
-// it deterministic.
-func softClip(x float32) float32 {
-	const knee = 0.75
-	const room = 1 - knee
-	a := x
-	if a < 0 {
-		a = -a
-	}
-	if a <= knee {
-		return x
-	}
-	t := (a - knee) / room
-	y := knee + room*t/(1+t)
-	if x < 0 {
-		return -y
-	}
-	return y
 }

@@ -56,11 +56,18 @@ type Stats struct {
 	LastRefusal Refusal
 
 	MixLast, MixMax, MixTotal time.Duration // time to mix one block
-	PlayToMixLast             time.Duration // from a Play call to the start of the block that first renders it
-	PlayToMixMax              time.Duration
-	DeviceLatency             time.Duration // rendered audio buffered in the device
-	StopAllLast, StopAllMax   time.Duration // time StopAll took to cross the barrier
-	StopAllFallbacks          uint64        // StopAlls that had to seize a stalled mixer
+	// PlayToMixLast is the delay before the latest voice started: from
+	// the start of the last block begun before its Play call to the start
+	// of the block that first rendered it. Play reads no clock (that cost
+	// a third of Play): it keeps the start time the mixer publishes each
+	// block, so the figure overstates the true delay by the time from that
+	// block's start to the call, less than one block while the device
+	// keeps pulling, and a stalled device shows in full.
+	PlayToMixLast           time.Duration
+	PlayToMixMax            time.Duration
+	DeviceLatency           time.Duration // rendered audio buffered in the device
+	StopAllLast, StopAllMax time.Duration // time StopAll took to cross the barrier
+	StopAllFallbacks        uint64        // StopAlls that had to seize a stalled mixer
 
 	Device  DeviceStats
 	Barrier syncs.BarrierStats

@@ -41,10 +41,14 @@ type frame [2]float32
 // barrier); nothing else reads it.
 type voice struct {
 	// Fixed at construction.
-	pool *formatPool
-	kind sourceKind
-	step uint64 // source frames per device frame, 32.32 fixed point
-	mono bool
+	pool   *formatPool
+	kind   sourceKind
+	step   uint64     // source frames per device frame, 32.32 fixed point (linear)
+	sinc   *sincTable // the band-limited resampler's filter, or nil: unity rate or linear
+	kern   *kernelSet // the inner loops: vector where the CPU has them
+	window []float32  // the mixer's scratch for the sinc's window at a seam or an end
+	planes []float32  // the mixer's scratch for the sinc kernels' converted source
+	mono   bool
 
 	// Set by Play.
 	gen        uint32
@@ -53,7 +57,9 @@ type voice struct {
 	end        int    // frame where the voice loops or stops
 	loopStart  int
 	loop       bool
-	pos        uint64 // 32.32 fixed point, in source frames
+	pos        uint64 // 32.32 fixed point, in source frames; with sinc, only the whole frame
+	seq        uint32 // with sinc, the place in the table's cycle of phases: the position's fraction
+	wraps      int    // loop seams crossed, up to one loop past the filter's length (see sincFrame)
 	volume     float32
 	panL, panR float32 // panGains(pan, mono), kept so a block computes no trig
 	priority   int16
@@ -65,6 +71,12 @@ type voice struct {
 	fading       bool
 	fadeLeft     int // frames until a fading voice's gain reaches zero
 	ended        bool
+}
+
+// fixed returns v with only the fields fixed at construction: what a
+// voice is between plays.
+func (v *voice) fixed() voice {
+	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, window: v.window, planes: v.planes, mono: v.mono}
 }
 
 // ramp is a voice's gain across one block: before each frame, l and r
@@ -116,7 +128,7 @@ func (v *voice) render(mix, scratch []frame, tl, tr float32) {
 			mix[i][1] += f[1] * g.r
 		}
 	}
-	if !v.loop && int(v.pos>>32) >= v.end {
+	if !v.loop && int(v.pos>>32) >= v.stop() {
 		v.ended = true
 	}
 }
@@ -126,6 +138,10 @@ func (v *voice) render(mix, scratch []frame, tl, tr float32) {
 // one specialised loop (kernels.go), and the rare frame that interpolates
 // across the loop seam or past the end, which goes through decode.
 func (v *voice) renderFrames(mix []frame, gl, gr float32) {
+	if v.sinc != nil {
+		v.renderSinc(mix, gl, gr)
+		return
+	}
 	unity := v.step == fracOne // the position then never has a fraction
 	lim := v.end - 1           // the last frame a resampled run may start at
 	if unity {
@@ -176,38 +192,154 @@ func (v *voice) mixRun(mix []frame, k int, gl, gr float32) {
 	fb := kindFrameBytes[v.kind]
 	src := v.data[k*fb : v.end*fb]
 	if v.step == fracOne {
-		switch v.kind {
-		case kindS16Mono:
-			mixS16Mono(mix, src, gl, gr)
-		case kindS16Stereo:
-			mixS16Stereo(mix, src, gl, gr)
-		case kindF32Mono:
-			mixF32Mono(mix, src, gl, gr)
-		default:
-			mixF32Stereo(mix, src, gl, gr)
-		}
+		v.kern.mix[v.kind](mix, src, gl, gr)
 		return
 	}
-	p := v.pos & (fracOne - 1)
-	switch v.kind {
-	case kindS16Mono:
-		resampleS16Mono(mix, src, p, v.step, gl, gr)
-	case kindS16Stereo:
-		resampleS16Stereo(mix, src, p, v.step, gl, gr)
-	case kindF32Mono:
-		resampleF32Mono(mix, src, p, v.step, gl, gr)
-	default:
-		resampleF32Stereo(mix, src, p, v.step, gl, gr)
+	v.kern.linear[v.kind](mix, src, v.pos&(fracOne-1), v.step, gl, gr)
+}
+
+// renderSinc is renderFrames for the band-limited resampler. The filter
+// reads t.taps source frames around each position: from t.half frames
+// before it to taps-half-1 after. Runs whose every window lies inside
+// the clip (after a loop seam, inside the loop region) go to the kernels;
+// frames whose window crosses the clip's start, its end or a loop seam go
+// through sincEdges, which reads the stream as it plays: silence before
+// the start and past the end of a one-shot clip, the loop's start after
+// its end, and the loop's end before its start once it has wrapped. So a
+// loop seam is filtered as the continuous signal it is.
+func (v *voice) renderSinc(mix []frame, gl, gr float32) {
+	t := v.sinc
+	for i := 0; i < len(mix); {
+		k := int(v.pos >> 32)
+		if k >= v.end {
+			if !v.loop {
+				if k < v.stop() {
+					i += v.sincEdges(mix[i:], k, gl, gr) // the filter's tail
+					continue
+				}
+				v.ended = true
+				return
+			}
+			v.pos -= uint64(v.end-v.loopStart) << 32
+			if v.wraps*(v.end-v.loopStart) < t.taps {
+				v.wraps++
+			}
+			continue
+		}
+		if !v.sincFits(k) {
+			i += v.sincEdges(mix[i:], k, gl, gr)
+			continue
+		}
+		// The run ends before the first position whose window would read
+		// the clip's last frame or beyond: last = end-1-(taps-half-1) is
+		// the last frame a position may lie in; in units of 1/phases.
+		last := uint64(v.end-t.taps+t.half+1)*uint64(t.phases) - 1
+		at := uint64(k)*uint64(t.phases) + uint64(t.phase(v.seq))
+		step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
+		c := min(len(mix)-i, int((last-at)/step)+1)
+		fb := kindFrameBytes[v.kind]
+		v.kern.sinc[v.kind](mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.seq, gl, gr, v.planes)
+		k, v.seq = t.advance(k, v.seq, c)
+		v.pos = uint64(k) << 32
+		i += c
 	}
 }
 
-// panGains returns the left and right gains for pan in [-1, 1]: constant
-// power for mono sources (a centred mono voice is -3 dB per side), a
-// balance control for stereo ones (centre leaves both channels at unity).
-func panGains(pan float32, mono bool) (float32, float32) {
-	if mono {
+// stop returns the frame at which the position ends a one-shot voice:
+// the clip's end, or with the sinc half a window later, when the last
+// frame has left the filter, so that its response (the band-limited end
+// of the clip) plays out instead of being cut.
+func (v *voice) stop() int {
+	if v.sinc != nil {
+		return v.end + v.sinc.half
+	}
+	return v.end
+}
+
+// sincFits reports whether the window of a position in frame k lies where
+// the kernels may read it: inside the clip, and after a loop seam inside
+// the loop region.
+func (v *voice) sincFits(k int) bool {
+	first := 0
+	if v.wraps > 0 {
+		first = v.loopStart
+	}
+	return k-v.sinc.half >= first && k+v.sinc.taps-v.sinc.half-1 < v.end
+}
+
+// sincEdgeSlack is how many source frames past one window sincEdges
+// decodes at once, so that it decodes each frame about once rather than
+// once per output that reads it.
+const sincEdgeSlack = 64
+
+// sincEdges mixes the frames from mix[0] on, starting at frame k, whose
+// windows reach outside what the kernels may read, and returns how many
+// it mixed (at least one). It decodes the stream around them through
+// sincFrame into the mixer's scratch, then filters it with the reference
+// code, until a window fits the kernels, leaves the scratch, or the
+// position reaches the end or the loop seam.
+func (v *voice) sincEdges(mix []frame, k int, gl, gr float32) int {
+	t := v.sinc
+	span := len(v.window) / 2
+	base := k - t.half
+	for j := range span {
+		v.sincFrame(v.window[2*j:2*j+2], base+j)
+	}
+	f32 := v.kind == kindF32Mono || v.kind == kindF32Stereo
+	n := 0
+	stop := v.end
+	if !v.loop {
+		stop = v.stop()
+	}
+	for n < len(mix) && k < stop && (n == 0 || !v.sincFits(k)) {
+		off := k - t.half - base
+		if off+t.taps > span {
+			break
+		}
+		l, r := sincDot(t.row(v.seq), v.window[2*off:2*(off+t.taps)])
+		if f32 {
+			l, r = clampTo(l, t.bound), clampTo(r, t.bound)
+		}
+		mix[n][0] += l * gl
+		mix[n][1] += r * gr
+		k, v.seq = t.advance(k, v.seq, 1)
+		n++
+	}
+	v.pos = uint64(k) << 32
+	return n
+}
+
+// sincFrame decodes the frame the stream plays at clip frame j, where j
+// may lie before the clip or past its end: with the loop wrapped w times,
+// frame j is frame j + w × the loop's length of the stream. Counting at
+// most one wrap past the filter's length is enough: beyond it no window
+// reaches back to the clip's intro.
+func (v *voice) sincFrame(dst []float32, j int) {
+	s := j + v.wraps*(v.end-v.loopStart)
+	if s >= v.end && v.loop {
+		s = v.loopStart + (s-v.end)%(v.end-v.loopStart)
+	}
+	if s < 0 || s >= v.end {
+		dst[0], dst[1] = 0, 0
+		return
+	}
+	v.decode(dst, s, 1)
+}
+
+// panGains returns the left and right gains for pan in [-1, 1]. On a
+// stereo device, mono sources pan at constant power (a centred mono voice
+// is -3 dB per side) and stereo ones by balance (centre leaves both
+// channels at unity). A mono device plays the mean of the two, so there a
+// mono source pans by balance too, 1-pan and 1+pan, whose mean is unity at
+// any pan: panning a mono voice on a mono device changes nothing, as it
+// should.
+func panGains(pan float32, mono, monoOut bool) (float32, float32) {
+	if mono && !monoOut {
 		a := (float64(pan) + 1) * math.Pi / 4
 		return float32(math.Cos(a)), float32(math.Sin(a))
+	}
+	if mono {
+		return 1 - pan, 1 + pan
 	}
 	l, r := float32(1), float32(1)
 	if pan > 0 {

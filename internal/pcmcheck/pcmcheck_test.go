@@ -53,3 +53,41 @@ func TestStereoDecodesInterleavedFrames(t *testing.T) {
 		t.Errorf("Stereo = %v %v", l, r)
 	}
 }
+
+// TestFitTone fits a tone under a second, quieter one plus an offset: the
+// fit reads the first tone's amplitude, the residual holds the second
+// (its THD+N is their level ratio), and fitting the residual at the
+// second's frequency reads its amplitude. These are the measures of the
+// resampler's THD+N and images.
+func TestFitTone(t *testing.T) {
+	const rate = 48000
+	x := sine(1000, rate, rate, 0.5)
+	img := sine(12050, rate, rate, 0.5e-4) // -80 dB
+	for i := range x {
+		x[i] += img[i] + 0.01
+	}
+	ft := FitTone(x, 1000, rate)
+	if math.Abs(ft.Amp-0.5) > 1e-6 || math.Abs(ft.DC-0.01) > 1e-6 {
+		t.Fatalf("amp %v dc %v, want 0.5 and 0.01", ft.Amp, ft.DC)
+	}
+	if got := ft.THDN(); math.Abs(got+80) > 0.1 {
+		t.Errorf("THD+N %.2f dB, want -80", got)
+	}
+	if got := FitTone(Float32(ft.Residual), 12050, rate).Amp; math.Abs(got-0.5e-4) > 1e-7 {
+		t.Errorf("image amplitude %v, want 5e-5", got)
+	}
+	if m, _ := ft.MaxResidual(); math.Abs(m-0.5e-4) > 1e-6 {
+		t.Errorf("largest residual %v, want 5e-5", m)
+	}
+	// A click: one sample off by 0.001.
+	x[30000] += 0.001
+	if m, at := FitTone(x, 1000, rate).MaxResidual(); at != 30000 || m < 0.001 {
+		t.Errorf("click found at %d (%v), want 30000", at, m)
+	}
+	if got := FitTone([]float32{1}, 1000, rate); got.Amp != 0 {
+		t.Errorf("fit of one sample: %v", got.Amp)
+	}
+	if math.Abs(DB(0.1)+20) > 1e-12 {
+		t.Errorf("DB(0.1) = %v", DB(0.1))
+	}
+}

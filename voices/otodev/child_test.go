@@ -26,6 +26,7 @@ const (
 	envChild  = "OTODEV_CHILD"  // scenario to run
 	envResult = "OTODEV_RESULT" // where the child writes its childResult
 	envRaw    = "OTODEV_RAW"    // the ALSA file plugin's output
+	envTone   = "OTODEV_TONE"   // the quality scenario's tone: "rate freq"
 )
 
 func TestMain(m *testing.M) {
@@ -111,10 +112,55 @@ func runChild(mode string) childResult {
 		}
 		return res
 	}
-	if err := playTone(eng, &res); err != nil {
+	play := playTone
+	if mode == "quality" {
+		play = playQuality
+	}
+	if err := play(eng, &res); err != nil {
 		res.Fail = err.Error()
 	}
 	return res
+}
+
+// qualityAmp is the quality scenario's level: -6 dBFS.
+const qualityAmp = 0.5
+
+// playQuality loops one second of a float32 stereo tone at the rate and
+// frequency OTODEV_TONE names (a whole number of periods, so the loop is
+// seamless) for about 1.4 s of mixed audio, then stops it. The tone
+// starts at a phase of 0.3 rad, where neither it nor its resampled
+// version lands exactly on zero.
+func playQuality(eng *voices.Engine, res *childResult) error {
+	raw := os.Getenv(envRaw)
+	var rate int
+	var freq float64
+	if _, err := fmt.Sscan(os.Getenv(envTone), &rate, &freq); err != nil {
+		return fmt.Errorf("%s: %v", envTone, err)
+	}
+	f := voices.Format{Rate: rate, Channels: 2, Encoding: voices.EncodingFloat32LE}
+	pcm := make([]byte, rate*f.FrameBytes())
+	for i := 0; i < rate; i++ {
+		s := math.Float32bits(float32(qualityAmp * math.Sin(2*math.Pi*freq*float64(i)/float64(rate)+0.3)))
+		binary.LittleEndian.PutUint32(pcm[8*i:], s)
+		binary.LittleEndian.PutUint32(pcm[8*i+4:], s)
+	}
+	c, err := eng.NewClip("tone", pcm, f)
+	if err != nil {
+		return err
+	}
+	if _, err := eng.Play(c, voices.PlayDesc{Loop: true}); err != nil {
+		return err
+	}
+	if err := waitBlocks(eng, raw, 260); err != nil { // 1.4 s
+		return err
+	}
+	if err := eng.StopAll(time.Second); err != nil {
+		return err
+	}
+	if err := waitBlocks(eng, raw, 4); err != nil {
+		return err
+	}
+	return eng.Err()
 }
 
 // playTone plays a looping 440 Hz tone, stops everything, overwrites the

@@ -3,6 +3,7 @@ package otodev
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -149,6 +150,69 @@ func TestOtoToFile(t *testing.T) {
 	}
 	t.Logf("captured %d frames (%d tone); StopAll %v (fallbacks %d); Play-to-mix %v + device buffer %v; mix max %v; underruns %d",
 		len(l), len(tone), res.StopAll, res.Fallbacks, res.PlayToMix, res.DevLatency, res.MixMax, res.Underruns)
+}
+
+// TestOtoResamplerQuality plays tones through the default (sinc)
+// resampler and oto into an ALSA file, and measures the capture: a
+// -6 dBFS 1 kHz tone from 22050 and 44100 Hz must come out with THD+N at
+// most -90 dB, and a 10 kHz tone from 22050 Hz within 0.5 dB of its level
+// with everything else (its images) at least 80 dB below it.
+func TestOtoResamplerQuality(t *testing.T) {
+	for _, c := range []struct {
+		rate       int
+		freq, thdn float64
+	}{{22050, 1000, -90}, {44100, 1000, -90}, {22050, 10000, -80}} {
+		dir := t.TempDir()
+		raw := filepath.Join(dir, "out.raw")
+		res := child(t, "quality", append(alsaToFile(t, dir, raw), envRaw+"="+raw, fmt.Sprintf("%s=%d %v", envTone, c.rate, c.freq)))
+		if res.DeviceErr != "" || res.DeviceName != "oto" {
+			testenv.SkipOrFail(t, "oto could not open the ALSA file device: "+res.DeviceErr)
+		}
+		data, err := os.ReadFile(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The unpaced device plays runs of exact silence whenever it
+		// outruns oto's buffer; dropping them leaves the mixer's stream.
+		// (The tone starts off zero phase, so that no sample of it is
+		// exactly zero: one beside a run would be dropped with it.)
+		x := dropSilence(decode(data))
+		if len(x) < 48000+9600 {
+			t.Fatalf("%d Hz %v Hz: only %d tone frames captured", c.rate, c.freq, len(x))
+		}
+		x = x[4800 : len(x)-4800] // past the onset, before the fade-out
+		ft := pcmcheck.FitTone(x, c.freq, 48000)
+		level := pcmcheck.DB(ft.Amp / qualityAmp)
+		img := pcmcheck.FitTone(pcmcheck.Float32(ft.Residual), 22050-c.freq, 48000).Amp
+		t.Logf("%d Hz source, %v Hz: %d frames, level %+.3f dB, THD+N %.1f dB, image at %v Hz %.1f dB below",
+			c.rate, c.freq, len(x), level, ft.THDN(), 22050-c.freq, pcmcheck.DB(ft.Amp/img))
+		if math.Abs(level) > 0.5 || ft.THDN() > c.thdn {
+			t.Errorf("%d Hz source, %v Hz: level %+.3f dB, THD+N %.1f dB: want within 0.5 dB and at most %v dB",
+				c.rate, c.freq, level, ft.THDN(), c.thdn)
+		}
+	}
+}
+
+// dropSilence returns l without its runs of 8 or more frames silent on
+// both channels.
+func dropSilence(l, r []float32) []float32 {
+	var x []float32
+	for i := 0; i < len(l); {
+		j := i
+		for j < len(l) && l[j] == 0 && r[j] == 0 {
+			j++
+		}
+		if j-i >= 8 {
+			i = j
+			continue
+		}
+		if j == i {
+			j++
+		}
+		x = append(x, l[i:j]...)
+		i = j
+	}
+	return x
 }
 
 // TestOtoFallback points ALSA at a sound card that does not exist: the

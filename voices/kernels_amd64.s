@@ -1,0 +1,968 @@
+//go:build !steadyframe_scalar
+
+#include "textflag.h"
+
+// AVX2 versions of the mixer's inner loops (kernels.go, kernels_sinc.go);
+// kernels_amd64.go says which CPUs run them and how they split a run.
+// Each loop here handles a multiple of 8 device frames (the Go wrapper
+// mixes the rest with the scalar loop) and ends with VZEROUPPER: without
+// it the SSE code after a vector loop pays for the dirty upper halves
+// (the scalar mixer ran 2-3x slower after an AVX-512 prototype's loop).
+//
+// Frame layout: out is []frame, [2]float32 per frame, L then R. The gain
+// vector Y15 holds gl, gr, gl, gr, ... for every routine.
+
+// Lane indices for VPERMPS: duplicate lanes 0-3 or 4-7 of a mono vector
+// into L, R pairs.
+DATA dupLo<>+0(SB)/4, $0
+DATA dupLo<>+4(SB)/4, $0
+DATA dupLo<>+8(SB)/4, $1
+DATA dupLo<>+12(SB)/4, $1
+DATA dupLo<>+16(SB)/4, $2
+DATA dupLo<>+20(SB)/4, $2
+DATA dupLo<>+24(SB)/4, $3
+DATA dupLo<>+28(SB)/4, $3
+GLOBL dupLo<>(SB), RODATA|NOPTR, $32
+
+DATA dupHi<>+0(SB)/4, $4
+DATA dupHi<>+4(SB)/4, $4
+DATA dupHi<>+8(SB)/4, $5
+DATA dupHi<>+12(SB)/4, $5
+DATA dupHi<>+16(SB)/4, $6
+DATA dupHi<>+20(SB)/4, $6
+DATA dupHi<>+24(SB)/4, $7
+DATA dupHi<>+28(SB)/4, $7
+GLOBL dupHi<>(SB), RODATA|NOPTR, $32
+
+// emit4 orders REDUCE4's a, c, a, c | b, d, b, d as a, a, b, b, c, c, d, d:
+// four mono outputs, each for both channels.
+DATA emit4<>+0(SB)/4, $0
+DATA emit4<>+4(SB)/4, $0
+DATA emit4<>+8(SB)/4, $4
+DATA emit4<>+12(SB)/4, $4
+DATA emit4<>+16(SB)/4, $1
+DATA emit4<>+20(SB)/4, $1
+DATA emit4<>+24(SB)/4, $5
+DATA emit4<>+28(SB)/4, $5
+GLOBL emit4<>(SB), RODATA|NOPTR, $32
+
+// stereo2 orders REDUCE4's La, Lb, La, Lb | Ra, Rb, Ra, Rb (two stereo
+// outputs a and b) as La, Ra, Lb, Rb.
+DATA stereo2<>+0(SB)/4, $0
+DATA stereo2<>+4(SB)/4, $4
+DATA stereo2<>+8(SB)/4, $1
+DATA stereo2<>+12(SB)/4, $5
+DATA stereo2<>+16(SB)/4, $0
+DATA stereo2<>+20(SB)/4, $4
+DATA stereo2<>+24(SB)/4, $1
+DATA stereo2<>+28(SB)/4, $5
+GLOBL stereo2<>(SB), RODATA|NOPTR, $32
+
+// Float constants, broadcast with VBROADCASTSS.
+DATA one<>+0(SB)/4, $1.0
+GLOBL one<>(SB), RODATA|NOPTR, $4
+DATA negOne<>+0(SB)/4, $-1.0
+GLOBL negOne<>(SB), RODATA|NOPTR, $4
+DATA f65536<>+0(SB)/4, $65536.0
+GLOBL f65536<>(SB), RODATA|NOPTR, $4
+DATA fracScale<>+0(SB)/4, $2.3283064365386963e-10 // 2^-32
+GLOBL fracScale<>(SB), RODATA|NOPTR, $4
+DATA lo16<>+0(SB)/4, $0xffff
+GLOBL lo16<>(SB), RODATA|NOPTR, $4
+
+// GAINS builds Y15 = gl, gr, gl, gr, ... from the arguments at offset off.
+#define GAINS(gl, gr) \
+	VMOVSS gl, X15 \
+	VMOVSS gr, X14 \
+	VUNPCKLPS X14, X15, X15 \
+	VBROADCASTSD X15, Y15
+
+// SANITIZE reads NaN lanes of y as 0 and clamps the rest to [-1, 1]
+// (Y13 = 1, Y12 = -1), as the scalar clamp does; t is a scratch register.
+#define SANITIZE(y, t) \
+	VCMPPS $7, y, y, t \
+	VANDPS t, y, y \
+	VMINPS Y13, y, y \
+	VMAXPS Y12, y, y
+
+// POSITIONS sets Y0 = frame indices, Y1 = weights of positions Y8, Y9.
+#define POSITIONS \
+	VSHUFPS $0xDD, Y9, Y8, Y0 \
+	VPERMQ $0xD8, Y0, Y0 \
+	VSHUFPS $0x88, Y9, Y8, Y1 \
+	VPERMQ $0xD8, Y1, Y1 \
+	VPSRLD $16, Y1, Y2 \
+	VPAND Y14, Y1, Y1 \
+	VCVTDQ2PS Y2, Y2 \
+	VCVTDQ2PS Y1, Y1 \
+	VMULPS Y13, Y2, Y2 \
+	VADDPS Y1, Y2, Y1 \
+	VMULPS Y12, Y1, Y1 \
+	VPADDQ Y7, Y8, Y8 \
+	VPADDQ Y7, Y9, Y9
+
+// LINSETUP loads the positions and constants: pos points at the eight
+// initial positions, step8 at 8·step.
+#define LINSETUP(pos, step8) \
+	MOVQ pos, AX \
+	VMOVDQU (AX), Y8 \
+	VMOVDQU 32(AX), Y9 \
+	VPBROADCASTQ step8, Y7 \
+	VPBROADCASTD lo16<>(SB), Y14 \
+	VBROADCASTSS f65536<>(SB), Y13 \
+	VBROADCASTSS fracScale<>(SB), Y12
+
+// LERP sets a = a + (b - a)·Y1: subtract, multiply and add, rounded one
+// by one, as the scalar code does.
+#define LERP(a, b) \
+	VSUBPS a, b, b \
+	VMULPS Y1, b, b \
+	VADDPS b, a, a
+
+// SINCSETUP loads the arguments but the source: DI out, CX n, R8 coef,
+// R9 taps, R11 seq, R12 phases, R13 adv, Y15 the gains, Y13 bound and
+// Y12 -bound (broadcast), Y11 the lane order in which REDUCE4 leaves four
+// sums, doubled for EMIT4.
+#define SINCSETUP \
+	MOVQ out+0(FP), DI \
+	MOVQ n+8(FP), CX \
+	MOVQ coef+24(FP), R8 \
+	MOVQ adv+32(FP), R13 \
+	MOVQ taps+40(FP), R9 \
+	MOVL seq+48(FP), R11 \
+	MOVL phases+52(FP), R12 \
+	GAINS(gl+56(FP), gr+60(FP)) \
+	VBROADCASTSS bound+64(FP), Y13 \
+	VXORPS Y12, Y12, Y12 \
+	VSUBPS Y13, Y12, Y12 \
+	VMOVDQU emit4<>(SB), Y11
+
+// SINCNEXT moves the window on to the next output's (adv[seq] frames of
+// 4 bytes) and seq to the next row, the first after the last.
+#define SINCNEXT \
+	MOVL (R13)(R11*4), AX \
+	SHLQ $2, AX \
+	ADDQ AX, SI \
+	INCL R11 \
+	CMPL R11, R12 \
+	JB   2(PC) \
+	XORL R11, R11
+
+// ROW sets R10 to the row of phase R11: R8 + phase·taps·4.
+#define ROW \
+	MOVQ R11, R10 \
+	IMULQ R9, R10 \
+	LEAQ (R8)(R10*4), R10
+
+// DOT1 sets dst to the eight lanes of one channel's dot product (the two
+// accumulators added) for the window at SI and the row of phase
+// R11; lbl and done name its labels. Its order is the scalar sincSumFloat's.
+#define DOT1(dst, lbl, done) \
+	ROW \
+	MOVQ SI, BX \
+	MOVQ R9, DX \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+lbl: \
+	VMOVUPS (BX), Y2 \
+	VMULPS (R10), Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	SUBQ $8, DX \
+	JZ   done \
+	VMOVUPS 32(BX), Y3 \
+	VMULPS 32(R10), Y3, Y3 \
+	VADDPS Y3, Y1, Y1 \
+	ADDQ $64, BX \
+	ADDQ $64, R10 \
+	SUBQ $8, DX \
+	JNZ  lbl \
+done: \
+	VADDPS Y1, Y0, dst
+
+// DOT2 is DOT1 for both planes of a stereo window (the right plane
+// sincPlaneBytes after the left), into dl and dr.
+#define DOT2(dl, dr, lbl, done) \
+	ROW \
+	MOVQ SI, BX \
+	MOVQ R9, DX \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+lbl: \
+	VMOVUPS (R10), Y4 \
+	VMULPS (BX), Y4, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMULPS 8192(BX), Y4, Y3 \
+	VADDPS Y3, Y5, Y5 \
+	SUBQ $8, DX \
+	JZ   done \
+	VMOVUPS 32(R10), Y4 \
+	VMULPS 32(BX), Y4, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMULPS 8224(BX), Y4, Y3 \
+	VADDPS Y3, Y6, Y6 \
+	ADDQ $64, BX \
+	ADDQ $64, R10 \
+	SUBQ $8, DX \
+	JNZ  lbl \
+done: \
+	VADDPS Y1, Y0, dl \
+	VADDPS Y6, Y5, dr
+
+// DOT1X and DOT2X are DOT1 and DOT2 for 48 taps (every upsampling
+// filter), in straight lines: no loop, and the first two chunks start
+// their accumulators instead of adding to zero (the same sums: adding a
+// product to zero changes at most the sign of a zero, which cannot reach
+// the bus). The loop's bookkeeping was about a quarter of the
+// instructions per output.
+#define DOT1X(dst) \
+	ROW \
+	VMOVUPS 0(SI), Y2 \
+	VMULPS 0(R10), Y2, Y0 \
+	VMOVUPS 32(SI), Y3 \
+	VMULPS 32(R10), Y3, Y1 \
+	VMOVUPS 64(SI), Y2 \
+	VMULPS 64(R10), Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMOVUPS 96(SI), Y2 \
+	VMULPS 96(R10), Y2, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMOVUPS 128(SI), Y2 \
+	VMULPS 128(R10), Y2, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMOVUPS 160(SI), Y2 \
+	VMULPS 160(R10), Y2, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VADDPS Y1, Y0, dst
+
+#define DOT2X(dl, dr) \
+	ROW \
+	VMOVUPS 0(R10), Y4 \
+	VMULPS 0(SI), Y4, Y0 \
+	VMULPS 8192(SI), Y4, Y5 \
+	VMOVUPS 32(R10), Y4 \
+	VMULPS 32(SI), Y4, Y1 \
+	VMULPS 8224(SI), Y4, Y6 \
+	VMOVUPS 64(R10), Y4 \
+	VMULPS 64(SI), Y4, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMULPS 8256(SI), Y4, Y3 \
+	VADDPS Y3, Y5, Y5 \
+	VMOVUPS 96(R10), Y4 \
+	VMULPS 96(SI), Y4, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMULPS 8288(SI), Y4, Y3 \
+	VADDPS Y3, Y6, Y6 \
+	VMOVUPS 128(R10), Y4 \
+	VMULPS 128(SI), Y4, Y2 \
+	VADDPS Y2, Y0, Y0 \
+	VMULPS 8320(SI), Y4, Y3 \
+	VADDPS Y3, Y5, Y5 \
+	VMOVUPS 160(R10), Y4 \
+	VMULPS 160(SI), Y4, Y2 \
+	VADDPS Y2, Y1, Y1 \
+	VMULPS 8352(SI), Y4, Y3 \
+	VADDPS Y3, Y6, Y6 \
+	VADDPS Y1, Y0, dl \
+	VADDPS Y6, Y5, dr
+
+// DOT1Z and DOT2Z are DOT1X and DOT2X in AVX-512: a 16-lane chunk is two
+// 8-tap chunks side by side, the lower one an even chunk, the upper one
+// odd, so one accumulator holds both of DOT1X's and sums each in the
+// same order; its halves are then added as DOT1X adds its two. Half the
+// multiplies and adds of DOT1X, the same bits.
+#define DOT1Z(dst) \
+	ROW \
+	VMOVUPS (R10), Z2 \
+	VMULPS (SI), Z2, Z0 \
+	VMOVUPS 64(R10), Z3 \
+	VMULPS 64(SI), Z3, Z3 \
+	VADDPS Z3, Z0, Z0 \
+	VMOVUPS 128(R10), Z2 \
+	VMULPS 128(SI), Z2, Z2 \
+	VADDPS Z2, Z0, Z0 \
+	VEXTRACTF64X4 $1, Z0, Y1 \
+	VADDPS Y1, Y0, dst
+
+#define DOT2Z(dl, dr) \
+	ROW \
+	VMOVUPS (R10), Z4 \
+	VMULPS (SI), Z4, Z0 \
+	VMULPS 8192(SI), Z4, Z5 \
+	VMOVUPS 64(R10), Z4 \
+	VMULPS 64(SI), Z4, Z2 \
+	VADDPS Z2, Z0, Z0 \
+	VMULPS 8256(SI), Z4, Z3 \
+	VADDPS Z3, Z5, Z5 \
+	VMOVUPS 128(R10), Z4 \
+	VMULPS 128(SI), Z4, Z2 \
+	VADDPS Z2, Z0, Z0 \
+	VMULPS 8320(SI), Z4, Z3 \
+	VADDPS Z3, Z5, Z5 \
+	VEXTRACTF64X4 $1, Z0, Y1 \
+	VADDPS Y1, Y0, dl \
+	VEXTRACTF64X4 $1, Z5, Y6 \
+	VADDPS Y6, Y5, dr
+
+// REDUCE4 reduces four eight-lane sums a, b, c, d at once, each in the
+// scalar hsum's order (the upper half onto the lower, the upper pair onto
+// the lower, the last two), leaving a, c, a, c | b, d, b, d in Y0.
+#define REDUCE4(a, b, c, d) \
+	VPERM2F128 $0x20, b, a, Y2 \
+	VPERM2F128 $0x31, b, a, Y3 \
+	VADDPS Y3, Y2, Y2 \
+	VPERM2F128 $0x20, d, c, Y3 \
+	VPERM2F128 $0x31, d, c, Y4 \
+	VADDPS Y4, Y3, Y3 \
+	VSHUFPS $0x44, Y3, Y2, Y4 \
+	VSHUFPS $0xEE, Y3, Y2, Y5 \
+	VADDPS Y5, Y4, Y4 \
+	VSHUFPS $0x88, Y4, Y4, Y0 \
+	VSHUFPS $0xDD, Y4, Y4, Y1 \
+	VADDPS Y1, Y0, Y0
+
+// CLAMP8 reads NaN lanes of Y0 as 0 and clamps them to [-bound, bound].
+#define CLAMP8 \
+	VCMPPS $7, Y0, Y0, Y1 \
+	VANDPS Y1, Y0, Y0 \
+	VMINPS Y13, Y0, Y0 \
+	VMAXPS Y12, Y0, Y0
+
+// func mixS16MonoAVX2(out *frame, src *byte, n int, gl, gr float32)
+TEXT ·mixS16MonoAVX2(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	GAINS(gl+24(FP), gr+28(FP))
+	VMOVDQU dupLo<>(SB), Y10
+	VMOVDQU dupHi<>(SB), Y11
+
+ms16m:
+	VPMOVSXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VPERMPS Y0, Y10, Y1
+	VPERMPS Y0, Y11, Y2
+	VMULPS Y15, Y1, Y1
+	VMULPS Y15, Y2, Y2
+	VADDPS (DI), Y1, Y1
+	VADDPS 32(DI), Y2, Y2
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y2, 32(DI)
+	ADDQ $16, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  ms16m
+	VZEROUPPER
+	RET
+
+// func mixS16StereoAVX2(out *frame, src *byte, n int, gl, gr float32)
+TEXT ·mixS16StereoAVX2(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	GAINS(gl+24(FP), gr+28(FP))
+
+ms16s:
+	VPMOVSXWD (SI), Y0
+	VPMOVSXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VMULPS Y15, Y0, Y0
+	VMULPS Y15, Y1, Y1
+	VADDPS (DI), Y0, Y0
+	VADDPS 32(DI), Y1, Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  ms16s
+	VZEROUPPER
+	RET
+
+// func mixF32MonoAVX2(out *frame, src *byte, n int, gl, gr float32)
+TEXT ·mixF32MonoAVX2(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	GAINS(gl+24(FP), gr+28(FP))
+	VMOVDQU dupLo<>(SB), Y10
+	VMOVDQU dupHi<>(SB), Y11
+	VBROADCASTSS one<>(SB), Y13
+	VBROADCASTSS negOne<>(SB), Y12
+
+mf32m:
+	VMOVUPS (SI), Y0
+	SANITIZE(Y0, Y3)
+	VPERMPS Y0, Y10, Y1
+	VPERMPS Y0, Y11, Y2
+	VMULPS Y15, Y1, Y1
+	VMULPS Y15, Y2, Y2
+	VADDPS (DI), Y1, Y1
+	VADDPS 32(DI), Y2, Y2
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y2, 32(DI)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  mf32m
+	VZEROUPPER
+	RET
+
+// func mixF32StereoAVX2(out *frame, src *byte, n int, gl, gr float32)
+TEXT ·mixF32StereoAVX2(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	GAINS(gl+24(FP), gr+28(FP))
+	VBROADCASTSS one<>(SB), Y13
+	VBROADCASTSS negOne<>(SB), Y12
+
+mf32s:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	SANITIZE(Y0, Y3)
+	SANITIZE(Y1, Y4)
+	VMULPS Y15, Y0, Y0
+	VMULPS Y15, Y1, Y1
+	VADDPS (DI), Y0, Y0
+	VADDPS 32(DI), Y1, Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  mf32s
+	VZEROUPPER
+	RET
+
+// The linear resamplers keep the eight 32.32 positions of the next eight
+// outputs in Y8 (outputs 0-3) and Y9 (4-7), advance them by 8·step (Y7)
+// per iteration, and split them into source frame indices (Y0) and the
+// fractions' weights t (Y1), in output order. t is the fraction converted
+// exactly as the scalar code's float32(uint32) conversion rounds it: the
+// upper and lower 16 bits are each exact as floats, and their sum rounds
+// once, to nearest; then × 2^-32, exact. Source frames are gathered
+// (VPGATHERDD reads a dword at each index; its mask, all ones, is
+// consumed by each gather).
+
+// func resampleS16MonoAVX2(out *frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
+TEXT ·resampleS16MonoAVX2(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	GAINS(gl+40(FP), gr+44(FP)) // before LINSETUP: it uses X14
+	LINSETUP(pos+24(FP), step8+32(FP))
+	VMOVDQU dupLo<>(SB), Y10
+	VMOVDQU dupHi<>(SB), Y11
+
+rs16m:
+	POSITIONS
+	VPCMPEQD Y6, Y6, Y6
+	VPGATHERDD Y6, (SI)(Y0*2), Y3 // samples j and j+1
+	VPSLLD $16, Y3, Y4
+	VPSRAD $16, Y4, Y4             // s0
+	VPSRAD $16, Y3, Y3             // s1
+	VCVTDQ2PS Y4, Y4
+	VCVTDQ2PS Y3, Y3
+	LERP(Y4, Y3)
+	VPERMPS Y4, Y10, Y2
+	VPERMPS Y4, Y11, Y3
+	VMULPS Y15, Y2, Y2
+	VMULPS Y15, Y3, Y3
+	VADDPS (DI), Y2, Y2
+	VADDPS 32(DI), Y3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, 32(DI)
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  rs16m
+	VZEROUPPER
+	RET
+
+// func resampleS16StereoAVX2(out *frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
+TEXT ·resampleS16StereoAVX2(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	GAINS(gl+40(FP), gr+44(FP)) // before LINSETUP: it uses X14
+	LINSETUP(pos+24(FP), step8+32(FP))
+
+rs16s:
+	POSITIONS
+	VPCMPEQD Y6, Y6, Y6
+	VPGATHERDD Y6, (SI)(Y0*4), Y3  // frame j: L | R<<16
+	VPCMPEQD Y6, Y6, Y6
+	VPGATHERDD Y6, 4(SI)(Y0*4), Y5 // frame j+1
+	VPSLLD $16, Y3, Y2
+	VPSRAD $16, Y2, Y2             // L0
+	VPSRAD $16, Y3, Y3             // R0
+	VPSLLD $16, Y5, Y4
+	VPSRAD $16, Y4, Y4             // L1
+	VPSRAD $16, Y5, Y5             // R1
+	VCVTDQ2PS Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VCVTDQ2PS Y4, Y4
+	VCVTDQ2PS Y5, Y5
+	LERP(Y2, Y4)
+	LERP(Y3, Y5)
+	VUNPCKLPS Y3, Y2, Y4           // l0 r0 l1 r1 | l4 r4 l5 r5
+	VUNPCKHPS Y3, Y2, Y5           // l2 r2 l3 r3 | l6 r6 l7 r7
+	VPERM2F128 $0x20, Y5, Y4, Y2
+	VPERM2F128 $0x31, Y5, Y4, Y3
+	VMULPS Y15, Y2, Y2
+	VMULPS Y15, Y3, Y3
+	VADDPS (DI), Y2, Y2
+	VADDPS 32(DI), Y3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, 32(DI)
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  rs16s
+	VZEROUPPER
+	RET
+
+// func resampleF32MonoAVX2(out *frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
+TEXT ·resampleF32MonoAVX2(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	GAINS(gl+40(FP), gr+44(FP)) // before LINSETUP: it uses X14
+	LINSETUP(pos+24(FP), step8+32(FP))
+	VMOVDQU dupLo<>(SB), Y10
+	VMOVDQU dupHi<>(SB), Y11
+
+rf32m:
+	POSITIONS
+	VPCMPEQD Y6, Y6, Y6
+	VPGATHERDD Y6, (SI)(Y0*4), Y3
+	VPCMPEQD Y6, Y6, Y6
+	VPGATHERDD Y6, 4(SI)(Y0*4), Y4
+	LERP(Y3, Y4)
+	// SANITIZE with the constants 1 and -1 in Y4 and Y5 here: Y12 and
+	// Y13 hold the position constants.
+	VCMPPS $7, Y3, Y3, Y2
+	VANDPS Y2, Y3, Y3
+	VBROADCASTSS one<>(SB), Y4
+	VBROADCASTSS negOne<>(SB), Y5
+	VMINPS Y4, Y3, Y3
+	VMAXPS Y5, Y3, Y3
+	VPERMPS Y3, Y10, Y2
+	VPERMPS Y3, Y11, Y3
+	VMULPS Y15, Y2, Y2
+	VMULPS Y15, Y3, Y3
+	VADDPS (DI), Y2, Y2
+	VADDPS 32(DI), Y3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, 32(DI)
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  rf32m
+	VZEROUPPER
+	RET
+
+// func resampleF32StereoAVX2(out *frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
+TEXT ·resampleF32StereoAVX2(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	GAINS(gl+40(FP), gr+44(FP)) // before LINSETUP: it uses X14
+	LINSETUP(pos+24(FP), step8+32(FP))
+	VBROADCASTSS one<>(SB), Y10
+	VBROADCASTSS negOne<>(SB), Y11
+
+rf32s:
+	POSITIONS
+	VPCMPEQD Y6, Y6, Y6
+	VPGATHERDD Y6, (SI)(Y0*8), Y2   // L0
+	VPCMPEQD Y6, Y6, Y6
+	VPGATHERDD Y6, 4(SI)(Y0*8), Y3  // R0
+	VPCMPEQD Y6, Y6, Y6
+	VPGATHERDD Y6, 8(SI)(Y0*8), Y4  // L1
+	VPCMPEQD Y6, Y6, Y6
+	VPGATHERDD Y6, 12(SI)(Y0*8), Y5 // R1
+	LERP(Y2, Y4)
+	LERP(Y3, Y5)
+	VCMPPS $7, Y2, Y2, Y4
+	VANDPS Y4, Y2, Y2
+	VMINPS Y10, Y2, Y2
+	VMAXPS Y11, Y2, Y2
+	VCMPPS $7, Y3, Y3, Y4
+	VANDPS Y4, Y3, Y3
+	VMINPS Y10, Y3, Y3
+	VMAXPS Y11, Y3, Y3
+	VUNPCKLPS Y3, Y2, Y4
+	VUNPCKHPS Y3, Y2, Y5
+	VPERM2F128 $0x20, Y5, Y4, Y2
+	VPERM2F128 $0x31, Y5, Y4, Y3
+	VMULPS Y15, Y2, Y2
+	VMULPS Y15, Y3, Y3
+	VADDPS (DI), Y2, Y2
+	VADDPS 32(DI), Y3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, 32(DI)
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  rf32s
+	VZEROUPPER
+	RET
+
+// The sinc kernels filter planes of floats: a mono source's own float32
+// samples, or what the converters below made of the source in the
+// mixer's scratch (16-bit samples as floats, unscaled; stereo split into
+// a plane per channel, the right one roff bytes after the left). Per
+// output, the dot product of taps samples (from SI) with the phase's row
+// of coefficients (from R10), eight taps at a time into two accumulators
+// per channel, in the order the scalar kernels sum; the result is clamped
+// to [-bound, bound] (NaN read as 0; bound is +Inf for 16-bit sources),
+// and the window moves on by adv[seq] frames for the next row. n may be
+// any count.
+
+// func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+//
+// Four outputs at a time: their dot products are independent, so they
+// overlap, and one reduction, clamp and store serve all four (reducing
+// each output alone left it waiting on a chain of about 50 cycles).
+TEXT ·sincMonoAVX2(SB), NOSPLIT, $0-68
+	SINCSETUP
+	MOVQ x+16(FP), SI
+
+sm4:
+	CMPQ CX, $4
+	JB   sm1
+	DOT1(Y7, sma, smad)
+	SINCNEXT
+	DOT1(Y8, smb, smbd)
+	SINCNEXT
+	DOT1(Y9, smc, smcd)
+	SINCNEXT
+	DOT1(Y10, smd, smdd)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS Y15, Y0, Y0
+	VADDPS (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP  sm4
+
+sm1:
+	// The last outputs one at a time: the same reduction, its other
+	// lanes unused.
+	TESTQ CX, CX
+	JZ    smend
+	DOT1(Y7, sme, smed)
+	SINCNEXT
+	REDUCE4(Y7, Y7, Y7, Y7)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
+	DECQ CX
+	JMP  sm1
+
+smend:
+	VZEROUPPER
+	RET
+
+// func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+//
+// sincMonoAVX2 for 48 taps.
+TEXT ·sincMono48AVX2(SB), NOSPLIT, $0-68
+	SINCSETUP
+	MOVQ x+16(FP), SI
+
+sx4:
+	CMPQ CX, $4
+	JB   sx1
+	DOT1X(Y7)
+	SINCNEXT
+	DOT1X(Y8)
+	SINCNEXT
+	DOT1X(Y9)
+	SINCNEXT
+	DOT1X(Y10)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS Y15, Y0, Y0
+	VADDPS (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP  sx4
+
+sx1:
+	// The last outputs one at a time: the same reduction, its other
+	// lanes unused.
+	TESTQ CX, CX
+	JZ    sxend
+	DOT1X(Y7)
+	SINCNEXT
+	REDUCE4(Y7, Y7, Y7, Y7)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
+	DECQ CX
+	JMP  sx1
+
+sxend:
+	VZEROUPPER
+	RET
+
+// func sincMono48AVX512(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+//
+// sincMono48AVX2 with DOT1Z.
+TEXT ·sincMono48AVX512(SB), NOSPLIT, $0-68
+	SINCSETUP
+	MOVQ x+16(FP), SI
+
+sz4:
+	CMPQ CX, $4
+	JB   sz1
+	DOT1Z(Y7)
+	SINCNEXT
+	DOT1Z(Y8)
+	SINCNEXT
+	DOT1Z(Y9)
+	SINCNEXT
+	DOT1Z(Y10)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS Y15, Y0, Y0
+	VADDPS (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP  sz4
+
+sz1:
+	// The last outputs one at a time: the same reduction, its other
+	// lanes unused.
+	TESTQ CX, CX
+	JZ    szend
+	DOT1Z(Y7)
+	SINCNEXT
+	REDUCE4(Y7, Y7, Y7, Y7)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
+	DECQ CX
+	JMP  sz1
+
+szend:
+	VZEROUPPER
+	RET
+
+// func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+//
+// The right plane is sincPlaneBytes (8192) after the left. Two outputs at
+// a time, as sincMonoAVX2 takes four.
+TEXT ·sincStereoAVX2(SB), NOSPLIT, $0-68
+	SINCSETUP
+	MOVQ l+16(FP), SI
+	VMOVDQU stereo2<>(SB), Y11
+
+ss2:
+	CMPQ CX, $2
+	JB   ss1
+	DOT2(Y7, Y8, ssa, ssad)
+	SINCNEXT
+	DOT2(Y9, Y10, ssb, ssbd)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VADDPS (DI), X0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, DI
+	SUBQ $2, CX
+	JMP  ss2
+
+ss1:
+	TESTQ CX, CX
+	JZ    ssend
+	DOT2(Y7, Y8, ssc, sscd)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y7, Y8)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+
+ssend:
+	VZEROUPPER
+	RET
+
+// The converters take a multiple of 8 frames.
+
+// func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+//
+// sincStereoAVX2 for 48 taps.
+TEXT ·sincStereo48AVX2(SB), NOSPLIT, $0-68
+	SINCSETUP
+	MOVQ l+16(FP), SI
+	VMOVDQU stereo2<>(SB), Y11
+
+sy2:
+	CMPQ CX, $2
+	JB   sy1
+	DOT2X(Y7, Y8)
+	SINCNEXT
+	DOT2X(Y9, Y10)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VADDPS (DI), X0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, DI
+	SUBQ $2, CX
+	JMP  sy2
+
+sy1:
+	TESTQ CX, CX
+	JZ    syend
+	DOT2X(Y7, Y8)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y7, Y8)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+
+syend:
+	VZEROUPPER
+	RET
+
+// The converters take a multiple of 8 frames.
+
+// func sincStereo48AVX512(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+//
+// sincStereo48AVX2 with DOT2Z.
+TEXT ·sincStereo48AVX512(SB), NOSPLIT, $0-68
+	SINCSETUP
+	MOVQ l+16(FP), SI
+	VMOVDQU stereo2<>(SB), Y11
+
+sw2:
+	CMPQ CX, $2
+	JB   sw1
+	DOT2Z(Y7, Y8)
+	SINCNEXT
+	DOT2Z(Y9, Y10)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y9, Y10)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VADDPS (DI), X0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, DI
+	SUBQ $2, CX
+	JMP  sw2
+
+sw1:
+	TESTQ CX, CX
+	JZ    swend
+	DOT2Z(Y7, Y8)
+	SINCNEXT
+	REDUCE4(Y7, Y8, Y7, Y8)
+	CLAMP8
+	VPERMPS Y0, Y11, Y0
+	VMULPS X15, X0, X0
+	VMOVSD (DI), X1
+	VADDPS X1, X0, X0
+	VMOVSD X0, (DI)
+
+swend:
+	VZEROUPPER
+	RET
+
+// The converters take a multiple of 8 frames.
+
+// func s16ToFloatAVX2(dst *float32, src *byte, n int)
+TEXT ·s16ToFloatAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+cvm:
+	VPMOVSXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $16, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  cvm
+	VZEROUPPER
+	RET
+
+// func s16SplitAVX2(l *float32, roff int, src *byte, n int)
+TEXT ·s16SplitAVX2(SB), NOSPLIT, $0-32
+	MOVQ l+0(FP), DI
+	MOVQ roff+8(FP), AX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+
+cvs:
+	VMOVDQU (SI), Y0   // eight frames: L | R<<16
+	VPSLLD $16, Y0, Y1
+	VPSRAD $16, Y1, Y1
+	VPSRAD $16, Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y0, (DI)(AX*1)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  cvs
+	VZEROUPPER
+	RET
+
+// func f32SplitAVX2(l *float32, roff int, src *byte, n int)
+TEXT ·f32SplitAVX2(SB), NOSPLIT, $0-32
+	MOVQ l+0(FP), DI
+	MOVQ roff+8(FP), AX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+
+cfs:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2 // L0 L1 L4 L5 | L2 L3 L6 L7
+	VSHUFPS $0xDD, Y1, Y0, Y3
+	VPERMPD $0xD8, Y2, Y2
+	VPERMPD $0xD8, Y3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, (DI)(AX*1)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  cfs
+	VZEROUPPER
+	RET

@@ -1,0 +1,208 @@
+package voices
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// Resampler selects how the mixer converts a voice whose source rate
+// differs from the device rate. It is fixed per engine
+// (EngineDesc.Resampler); a plain value.
+type Resampler uint8
+
+const (
+	// ResamplerSinc, the default, is a band-limited polyphase FIR: a
+	// Kaiser-windowed sinc of sincTaps source frames (more when
+	// downsampling), evaluated at the exact rational phase of every
+	// device frame. From a 22050 Hz source to 48 kHz it passes 10 kHz
+	// within 0.4 dB and holds every image at least 85 dB down; the THD+N
+	// of a 1 kHz tone is below -120 dB before the source's own
+	// quantisation (TestSincQuality). Downsampling (88.2 or 96 kHz to
+	// 48 kHz) scales the cutoff to the device's Nyquist frequency, so
+	// content above it is filtered out rather than folded back.
+	ResamplerSinc Resampler = iota
+	// ResamplerLinear interpolates between the two nearest source frames:
+	// about a third of the sinc's cost with vector kernels, but it dulls
+	// the top octave and leaves images only a few dB down (a 10 kHz tone
+	// from 22050 Hz comes out 6 dB low beside an image at 12.05 kHz 3 dB
+	// below it). For sound effects on a CPU budget.
+	ResamplerLinear
+)
+
+// String returns the resampler's name.
+func (r Resampler) String() string {
+	switch r {
+	case ResamplerSinc:
+		return "sinc"
+	case ResamplerLinear:
+		return "linear"
+	}
+	return fmt.Sprintf("resampler(%d)", uint8(r))
+}
+
+// The sinc filter's design, checked by TestSincQuality. The numbers came
+// from a search over taps, cutoff and Kaiser β for the fewest taps that
+// meet the targets from a 22050 Hz source (the hardest ratio: the least
+// room between 10 kHz and its first image at 12.05 kHz): 40 taps reach at
+// best 72 dB of stopband, 48 reach 88, 56 reach 105 for 17% more work.
+const (
+	// sincTaps is the filter length in source frames when upsampling; a
+	// multiple of 8, the vector kernels' width.
+	sincTaps = 48
+	// sincCutoff is the -6 dB point as a fraction of the lower of the
+	// two rates: a little under half (Nyquist), so the transition band
+	// lies mostly above 10 kHz for a 22050 Hz source and the first image
+	// falls in the stopband.
+	sincCutoff = 0.4875
+	// sincBeta is the Kaiser window's shape.
+	sincBeta = 8.75
+)
+
+// sincTable is a polyphase filter for one source rate to one device rate:
+// the immutable coefficients, shared by every engine of the process with
+// the same pair of rates (sincTableFor), read by the audio goroutines
+// only.
+//
+// The ratio of the rates is exact: a device frame advances the source
+// position by stepInt + stepNum/phases frames, and the fraction of the
+// position is a phase, a whole number of 1/phases, so each device frame
+// takes the filter at its exact delay; no phase is rounded and the
+// position never drifts. A 22050 Hz source on a 48 kHz device has 320
+// phases, 44100 Hz 160; the most, 1280, are for 11025 Hz to 96 kHz.
+//
+// Consecutive device frames visit the phases in a fixed cycle (phase
+// s·stepNum mod phases at the s-th frame: stepNum and phases are
+// coprime), and the rows are stored in that order: a voice keeps its
+// place s in the cycle (its seq), and each output reads the row after
+// the last one, so the coefficients stream through the cache in order
+// instead of jumping 147 rows at a time (22050 Hz), which left the vector
+// kernels waiting on the L2 cache once the tables outgrew the L1.
+type sincTable struct {
+	taps    int // filter length in source frames: a multiple of 8
+	half    int // source frames the filter reads before the position's own: taps/2 - 1
+	phases  uint32
+	stepInt uint32
+	stepNum uint32
+	// bound is the largest sum of absolute coefficients of any phase: no
+	// output from samples in [-1, 1] exceeds it, so the f32 kernels clamp
+	// their outputs to it (and read NaN as silence) rather than check
+	// every sample they read.
+	bound float32
+	coef  []float32 // phases rows of taps coefficients, in visiting order
+	adv   []uint32  // source frames the position advances after each row
+}
+
+// row returns the coefficients of the seq-th phase of the cycle.
+func (t *sincTable) row(seq uint32) []float32 {
+	i := int(seq) * t.taps
+	return t.coef[i : i+t.taps : i+t.taps]
+}
+
+// phase returns the phase (in 1/phases of a frame) of the seq-th row.
+func (t *sincTable) phase(seq uint32) uint32 {
+	return uint32(uint64(seq) * uint64(t.stepNum) % uint64(t.phases))
+}
+
+// advance moves the rational position (frame k, row seq) on by n device
+// frames.
+func (t *sincTable) advance(k int, seq uint32, n int) (int, uint32) {
+	p := uint64(t.phase(seq)) + uint64(n)*uint64(t.stepNum)
+	return k + n*int(t.stepInt) + int(p/uint64(t.phases)), uint32((uint64(seq) + uint64(n)) % uint64(t.phases))
+}
+
+// sincTables caches the tables built so far, one per pair of rates: an
+// engine builds what it lacks in NewEngine, never in the mix.
+var sincTables struct {
+	mu sync.Mutex
+	m  map[[2]int]*sincTable
+}
+
+// sincTableFor returns the table from rate src to rate dev, building it on
+// first use.
+func sincTableFor(src, dev int) *sincTable {
+	sincTables.mu.Lock()
+	defer sincTables.mu.Unlock()
+	key := [2]int{src, dev}
+	if t := sincTables.m[key]; t != nil {
+		return t
+	}
+	if sincTables.m == nil {
+		sincTables.m = map[[2]int]*sincTable{}
+	}
+	t := newSincTable(src, dev)
+	sincTables.m[key] = t
+	return t
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// newSincTable designs the filter from rate src to rate dev. Downsampling
+// by r scales the cutoff by 1/r, to the device's Nyquist frequency, and
+// the length by r, to keep the transition band as narrow.
+func newSincTable(src, dev int) *sincTable {
+	g := gcd(src, dev)
+	L, M := dev/g, src/g
+	ratio := max(1, float64(src)/float64(dev))
+	K := int(math.Ceil(sincTaps*ratio/8)) * 8
+	fc := sincCutoff / ratio // cycles per source frame
+	t := &sincTable{
+		taps: K, half: K/2 - 1, phases: uint32(L),
+		stepInt: uint32(M / L), stepNum: uint32(M % L),
+		coef: make([]float32, L*K), adv: make([]uint32, L),
+	}
+	i0b := besselI0(sincBeta)
+	row := make([]float64, K)
+	for seq := 0; seq < L; seq++ {
+		// Tap k reads source frame (position's frame) - half + k, which
+		// lies u = frac + half - k frames before the output instant.
+		ph := int(t.phase(uint32(seq)))
+		t.adv[seq] = uint32((ph + M) / L)
+		frac := float64(ph) / float64(L)
+		sum := 0.0
+		for k := range row {
+			u := frac + float64(t.half-k)
+			x := u / (float64(K) / 2)
+			w := 0.0
+			if x*x < 1 {
+				w = besselI0(sincBeta*math.Sqrt(1-x*x)) / i0b
+			}
+			s := 2 * fc
+			if u != 0 {
+				s = math.Sin(2*math.Pi*fc*u) / (math.Pi * u)
+			}
+			row[k] = s * w
+			sum += row[k]
+		}
+		// Each phase's gain at DC is exactly 1: otherwise the gain would
+		// wobble from frame to frame by the window's ripple, which is
+		// noise on a steady tone.
+		abs := 0.0
+		for k, c := range row {
+			t.coef[seq*K+k] = float32(c / sum)
+			abs += math.Abs(c / sum)
+		}
+		t.bound = max(t.bound, float32(abs)*(1+1e-6))
+	}
+	return t
+}
+
+// besselI0 is the modified Bessel function of the first kind, order 0,
+// by its power series (converges quickly for the window's arguments).
+func besselI0(x float64) float64 {
+	s, term := 1.0, 1.0
+	for k := 1; k < 500; k++ {
+		h := x / (2 * float64(k))
+		term *= h * h
+		s += term
+		if term < 1e-17*s {
+			break
+		}
+	}
+	return s
+}

@@ -1,0 +1,8 @@
+//go:build !amd64 || steadyframe_scalar
+
+package voices
+
+import "testing"
+
+// vectorLevels runs f once: this build has no vector kernels to vary.
+func vectorLevels(t *testing.T, f func(t *testing.T)) { t.Run("none", f) }
