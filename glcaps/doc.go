@@ -17,13 +17,15 @@
 //	if err := gl.Init(); err != nil { ... }
 //	buf, err := glbuf.New() // errors.Is(err, glcaps.ErrNotLoaded) without gl.Init
 //
-// ProcAddress is the loader go-gl's gl.Init uses on each platform,
-// selected by the same build tags: glXGetProcAddressARB on Linux and the
-// BSDs, eglGetProcAddress under the egl tag, wglGetProcAddress falling
-// back to opengl32.dll's exports on Windows, dlsym on macOS. A backend
-// that must call a GL function in a way go-gl's wrapper cannot (gltex
-// passes a buffer offset where go-gl takes a pointer) loads it here, so
-// nothing depends on which library made the context.
+// ProcAddress resolves through the loaders go-gl's gl.Init uses, chosen
+// by the same build tags: GLX on Linux and the BSDs (through
+// glXGetProcAddressARB, the name every libGL exports for
+// glXGetProcAddress), eglGetProcAddress under the egl tag,
+// wglGetProcAddress falling back to opengl32.dll's exports on Windows,
+// dlsym on macOS. A backend that must call a GL function in a way
+// go-gl's wrapper cannot (gltex passes a buffer offset where go-gl takes a
+// pointer) loads it here, so nothing depends on which library made the
+// context.
 //
 // # Ownership
 //
