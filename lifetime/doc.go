@@ -4,7 +4,7 @@
 //
 //   - lifetime/frame: the frame clock (Clock) that every per-frame manager
 //     follows, its fences (Fence, CPUFence) and the deferred release queue
-//     keyed by frame serial (Deferred).
+//     that follows it too (Deferred).
 //   - lifetime/glfence: the GL sync-object Fence, for a Clock on an
 //     OpenGL context the application made.
 //   - lifetime/syncs: what goroutines share without locks: the bounded

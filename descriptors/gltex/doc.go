@@ -15,6 +15,15 @@
 // load time, raises the heap's capacity and the table together. Nothing
 // else in GL depends on the capacity, because shaders bind per draw.
 //
+// A Manager runs on the context the application made, with any windowing
+// library, and loaded with gl.Init from github.com/go-gl/gl/v4.5-core/gl:
+// OpenGL 4.5, or GL_ARB_texture_storage and GL_ARB_direct_state_access.
+// New checks that context (package glcaps) and returns an error matching
+// glcaps.ErrNoContext, glcaps.ErrNotLoaded or glcaps.ErrMissingFeature
+// instead of crashing later. It resolves glTextureSubImage2D itself, for
+// the staged upload that passes a buffer offset where go-gl's wrapper
+// takes a pointer, through the loader go-gl uses (glcaps.ProcAddress).
+//
 // The Manager's heap follows the renderer's frame clock
 // (Desc.Heap.Clock, usually fenced with lifetime/glfence), which also
 // drives the staging upload Set: the renderer opens and closes each frame

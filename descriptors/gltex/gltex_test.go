@@ -27,7 +27,12 @@ import (
 // serve GL calls from it.
 func init() { runtime.LockOSThread() }
 
-func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(ownContextEnv); mode != "" {
+		os.Exit(ownContextMain(mode))
+	}
+	os.Exit(glctx.ServeMain(m.Run))
+}
 
 // renderer is the smallest GL renderer: one frame clock with GL fences
 // that the upload Set (staging) and the texture Manager follow.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
-	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/glcaps"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
@@ -63,6 +63,7 @@ type Manager struct {
 	names      []uint32 // GL texture of each slot; 0 when none
 	staging    *upload.Arena
 	stagingBuf uint32
+	subImage   subImageFromBuffer // resolved by New on the Manager's context
 	maxSize    int
 	rel        releaser
 
@@ -84,12 +85,29 @@ func (r *releaser) ReleaseSlot(i int) {
 	}
 }
 
-// New makes a Manager and its heap. The GL context must be current.
+// required is what New needs of the context: OpenGL 4.5, or a context
+// that lists these extensions.
+var required = [...]glcaps.Feature{glcaps.FeatureTextureStorage, glcaps.FeatureDirectStateAccess}
+
+// New makes a Manager and its heap on the GL context current on the
+// calling thread, which the application made and loaded with go-gl's
+// gl.Init. Before touching anything it checks that context
+// (glcaps.Check) and resolves the one entry point it calls outside go-gl;
+// when the context falls short it returns an error prefixed "gltex:"
+// that matches glcaps.ErrNoContext, glcaps.ErrNotLoaded or
+// glcaps.ErrMissingFeature and says what to do, and makes nothing.
 func New(d Desc) (*Manager, error) {
 	if d.Staging != nil && d.StagingBuffer == 0 {
 		return nil, fmt.Errorf("%w: Staging arena without its GL buffer", descriptors.ErrInvalidConfig)
 	}
-	m := &Manager{staging: d.Staging, stagingBuf: d.StagingBuffer}
+	if err := glcaps.Check(required[:]...); err != nil {
+		return nil, fmt.Errorf("gltex: %w", err)
+	}
+	subImage, err := loadSubImageFromBuffer()
+	if err != nil {
+		return nil, fmt.Errorf("gltex: %w", err)
+	}
+	m := &Manager{staging: d.Staging, stagingBuf: d.StagingBuffer, subImage: subImage}
 	m.rel.m = m
 	d.Heap.Releaser = &m.rel
 	h, err := descriptors.NewHeap(d.Heap)
@@ -148,7 +166,7 @@ func (m *Manager) Create(width, height int, f Format, pixels []byte) (descriptor
 	}
 	// Errors left by earlier GL code would otherwise be charged to this
 	// texture and free it.
-	glctx.ClearErrors()
+	glcaps.ClearErrors()
 	// Created straight into the slot's table entry: a local's address
 	// passed to cgo escapes and would allocate once per texture.
 	gl.CreateTextures(gl.TEXTURE_2D, 1, &m.names[h.Index()])
@@ -179,7 +197,7 @@ func (m *Manager) upload(name uint32, width, height int, format uint32, pixels [
 		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil {
 			copy(view, pixels)
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, m.stagingBuf)
-			glctx.TextureSubImage2DFromBuffer(name, 0, 0, 0, int32(width), int32(height), format, gl.UNSIGNED_BYTE, off)
+			m.subImage.call(name, int32(width), int32(height), format, gl.UNSIGNED_BYTE, off)
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, 0)
 			m.staged++
 			return

@@ -14,8 +14,8 @@ const module = "github.com/steadyframe/steadyframe"
 // (CGO_ENABLED=0) and the module packages each may import besides the
 // standard library. Device code (go-gl, GLFW, oto) plugs into their small
 // interfaces from the packages beside them (upload/glbuf,
-// descriptors/gltex, lifetime/glfence, voices/otodev), never the other
-// way round.
+// descriptors/gltex, lifetime/glfence, voices/otodev, and glcaps, which
+// the GL ones share), never the other way round.
 var core = map[string][]string{
 	"pools":             nil,
 	"lifetime/syncs":    nil,

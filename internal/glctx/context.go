@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strings"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/steadyframe/steadyframe/glcaps"
 )
 
 // Sentinel errors returned by New. Check them with errors.Is.
@@ -122,16 +123,14 @@ func New(d Desc) (*Context, error) {
 		release()
 		return nil, fmt.Errorf("%w: loading GL 4.5 core functions: %v", ErrMissingFeature, err)
 	}
-	if err := loadOffsetCalls(); err != nil {
-		win.Destroy()
-		release()
-		return nil, err
-	}
 	c := &Context{win: win, exts: make(map[string]bool)}
 	c.query()
-	if err := c.check(); err != nil {
+	// The same check the GL backends make in their constructors, so a
+	// context that New hands out is one they accept.
+	if err := glcaps.Check(glcaps.FeatureSync, glcaps.FeatureTextureStorage,
+		glcaps.FeatureBufferStorage, glcaps.FeatureDirectStateAccess); err != nil {
 		_ = c.Close()
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrMissingFeature, err)
 	}
 	return c, nil
 }
@@ -195,34 +194,6 @@ func (c *Context) query() {
 	}
 	c.info.Extensions = n
 	c.info.Bindless = c.exts[Bindless]
-}
-
-// check reports every missing requirement at once, so a user with an old
-// driver learns the whole story from one error.
-func (c *Context) check() error {
-	core45 := c.info.Major > 4 || (c.info.Major == 4 && c.info.Minor >= 5)
-	var missing []string
-	if !core45 {
-		missing = append(missing, fmt.Sprintf("OpenGL 4.5 core (got %d.%d)", c.info.Major, c.info.Minor))
-		for _, e := range Required {
-			if !c.exts[e] {
-				missing = append(missing, e)
-			}
-		}
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("%w: %s on %s", ErrMissingFeature, strings.Join(missing, ", "), c.info.Renderer)
-	}
-	return nil
-}
-
-// ClearErrors discards the errors earlier GL code left queued, so that a
-// caller's glGetError after its own calls sees only its own errors. The
-// bound keeps a lost context, which may report an error on every call,
-// from spinning here for ever. The GL context must be current.
-func ClearErrors() {
-	for i := 0; i < 64 && gl.GetError() != gl.NO_ERROR; i++ {
-	}
 }
 
 // Info returns what the driver reported at creation.

@@ -1,6 +1,7 @@
 package frame
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -67,24 +68,54 @@ func TestBeginFrameWaitAllocatesNothing(t *testing.T) {
 }
 
 func TestScheduleRunAllocatesNothing(t *testing.T) {
-	testenv.SkipUnderRace(t)
-	dq, err := NewDeferred(64)
+	fr, err := NewClock(ClockDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dq, err := NewDeferred(fr, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rel := &countReleaser{}
-	var serial uint64
-	n := testing.AllocsPerRun(1000, func() {
-		serial++
+	testenv.NoAllocs(t, "a frame of 4 Schedules, run as frames complete", 1000, func() {
+		if _, err := fr.BeginFrame(); err != nil {
+			t.Fatal(err)
+		}
 		for k := uint64(0); k < 4; k++ {
-			if err := dq.Schedule(serial, rel, k); err != nil {
+			if err := dq.Schedule(rel, k); err != nil {
 				t.Fatal(err)
 			}
 		}
-		dq.Run(serial - 1)
+		if err := fr.EndFrame(); err != nil {
+			t.Fatal(err)
+		}
 	})
-	if n != 0 {
-		t.Fatalf("Schedule+Run allocates %v times", n)
+	if rel.n < 4000 {
+		t.Fatalf("released %d items, want every frame's 4 once completed", rel.n)
+	}
+}
+
+// A full queue refuses a steady frame's work without allocating: the
+// error is the Deferred's own.
+func TestScheduleRefusalAllocatesNothing(t *testing.T) {
+	fr, err := NewClock(ClockDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dq, err := NewDeferred(fr, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := &countReleaser{}
+	if err := dq.Schedule(rel, 0); err != nil {
+		t.Fatal(err)
+	}
+	var refused error
+	testenv.NoAllocs(t, "Schedule refused by a full queue", 1000, func() {
+		refused = dq.Schedule(rel, 1)
+	})
+	if !errors.Is(refused, ErrDeferredFull) || dq.Stats().Full < 1000 {
+		t.Fatalf("Schedule on a full queue = %v (stats %+v), want ErrDeferredFull counted", refused, dq.Stats())
 	}
 }
 

@@ -3,8 +3,11 @@ package frame
 import "fmt"
 
 // Releaser is work that Deferred runs once a frame has retired. Release is
-// called on the goroutine that calls Deferred.Run, with the argument given
-// to Schedule (a slot index, a handle's bits, a GL name).
+// called on the clock's owner goroutine, from inside the Clock call that
+// proved the frame complete (BeginFrame, Poll or Drain), with the argument
+// given to Schedule (a slot index, a handle's bits, a GL name). Like a
+// Follower, it must not call the clock's state-changing methods; it may
+// Schedule more work, which waits for a later frame.
 //
 // Store a pointer in a Releaser (a *Heap, a *textureTable): putting a
 // pointer in an interface does not allocate, so Schedule stays
@@ -19,14 +22,19 @@ type deferredItem struct {
 	arg    uint64
 }
 
-// Deferred is a fixed-capacity queue of release work keyed by frame serial.
-// Work scheduled for frame N runs in Run(completed) once completed >= N, in
-// scheduling order. The queue never grows: when it is full, Schedule returns
-// ErrDeferredFull, counts it, and leaves the work with the caller.
+// Deferred is a fixed-capacity queue of release work that follows a
+// Clock: work scheduled while frame N is the clock's newest (Clock.Last)
+// runs, in scheduling order, when the clock reports frame N complete. The
+// caller never passes a frame serial, so it cannot release an object a
+// frame in flight may still read. The queue never grows: when it is
+// full, Schedule returns ErrDeferredFull, counts it, and leaves the work
+// with the caller.
 //
-// A Deferred belongs to one owner goroutine (the one that owns the frames);
-// it is not safe for concurrent use.
+// A Deferred belongs to the clock's owner goroutine; it is not safe for
+// concurrent use.
 type Deferred struct {
+	clock  *Clock
+	follow deferredFollower
 	ring   []deferredItem
 	head   int // next item to run
 	n      int // items queued
@@ -34,7 +42,34 @@ type Deferred struct {
 	ran    uint64
 	full   uint64
 	closed bool
+	// fullErr is what a refused Schedule returns: built once, filled per
+	// refusal and formatted only when read, so refusing allocates nothing.
+	fullErr fullRefusal
+	errFull error // &fullErr
 }
+
+// fullRefusal is the error of a Schedule refused by a full queue. It
+// matches ErrDeferredFull and describes the latest refusal until the next.
+type fullRefusal struct {
+	pending, capacity int
+	serial            uint64
+}
+
+func (e *fullRefusal) Error() string {
+	return fmt.Sprintf("%v: %d of %d pending (frame %d)", ErrDeferredFull, e.pending, e.capacity, e.serial)
+}
+
+// Unwrap returns ErrDeferredFull.
+func (e *fullRefusal) Unwrap() error { return ErrDeferredFull }
+
+// deferredFollower is the Deferred's Follower. It is a separate type so
+// that its methods, which only the clock may call, are not part of the
+// Deferred's API.
+type deferredFollower struct{ d *Deferred }
+
+func (f *deferredFollower) Retired(completed uint64) { f.d.run(completed) }
+func (f *deferredFollower) FrameBegun(uint64)        {}
+func (f *deferredFollower) FrameEnded(uint64)        {}
 
 // DeferredStats is a snapshot of a Deferred queue's counters: a plain value
 // the owner goroutine may hand to any other goroutine.
@@ -46,28 +81,44 @@ type DeferredStats struct {
 	Full     uint64 // Schedule calls refused because the queue was full
 }
 
-// NewDeferred returns a queue that holds up to capacity items. capacity
-// must be at least 1.
-func NewDeferred(capacity int) (*Deferred, error) {
+// NewDeferred returns a queue that holds up to capacity items (at least
+// 1) and follows clock, which runs the work as frames complete. It
+// allocates the queue here and never again.
+func NewDeferred(clock *Clock, capacity int) (*Deferred, error) {
+	if clock == nil {
+		return nil, fmt.Errorf("%w: nil Clock (a Deferred follows the renderer's frame clock)", ErrInvalidConfig)
+	}
 	if capacity < 1 {
 		return nil, fmt.Errorf("%w: deferred capacity %d", ErrInvalidConfig, capacity)
 	}
-	return &Deferred{ring: make([]deferredItem, capacity)}, nil
+	d := &Deferred{clock: clock, ring: make([]deferredItem, capacity)}
+	d.follow.d = d
+	d.errFull = &d.fullErr
+	if err := clock.Follow(&d.follow); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
-// Schedule queues r.Release(arg) to run after frame serial retires. It
-// does not allocate. Serial 0 ("no frame") means nothing on the device
-// references the resource, so the next Run releases it.
-func (d *Deferred) Schedule(serial uint64, r Releaser, arg uint64) error {
+// Schedule queues r.Release(arg) to run once every frame that may still
+// reference the object has completed: the clock's newest frame
+// (Clock.Last), open or submitted. Before the first frame nothing on the
+// device can reference it, so the next BeginFrame, Poll or Drain releases
+// it. Schedule does not allocate, not even to refuse: a full queue
+// returns the Deferred's own error matching ErrDeferredFull, which
+// describes the latest refusal until the next one.
+func (d *Deferred) Schedule(r Releaser, arg uint64) error {
 	if d.closed {
 		return fmt.Errorf("%w: Schedule", ErrClosed)
 	}
 	if r == nil {
 		return fmt.Errorf("%w: nil Releaser", ErrInvalidConfig)
 	}
+	serial := d.clock.Last()
 	if d.n == len(d.ring) {
 		d.full++
-		return fmt.Errorf("%w: %d of %d pending (frame %d)", ErrDeferredFull, d.n, len(d.ring), serial)
+		d.fullErr = fullRefusal{pending: d.n, capacity: len(d.ring), serial: serial}
+		return d.errFull
 	}
 	tail := (d.head + d.n) % len(d.ring)
 	d.ring[tail] = deferredItem{serial: serial, r: r, arg: arg}
@@ -78,13 +129,13 @@ func (d *Deferred) Schedule(serial uint64, r Releaser, arg uint64) error {
 	return nil
 }
 
-// Run releases, in scheduling order, every queued item whose frame is at
-// or below completed, and returns how many ran. It stops at the first item
-// whose frame has not completed, so order is never broken: an item
-// scheduled for an older frame behind a newer one waits for the newer one.
-// Run works after Close so that pending work can still be released.
-func (d *Deferred) Run(completed uint64) int {
-	ran := 0
+// run releases, in scheduling order, every queued item whose frame is at
+// or below completed. It stops at the first item whose frame has not
+// completed, so order is never broken: an item scheduled for an older
+// frame behind a newer one waits for the newer one (which cannot happen
+// through Schedule, whose frames never decrease, but a Release that
+// schedules more work lands behind it).
+func (d *Deferred) run(completed uint64) {
 	for d.n > 0 {
 		it := &d.ring[d.head]
 		if it.serial > completed {
@@ -95,10 +146,8 @@ func (d *Deferred) Run(completed uint64) int {
 		d.head = (d.head + 1) % len(d.ring)
 		d.n--
 		d.ran++
-		ran++
 		r.Release(arg)
 	}
-	return ran
 }
 
 // Pending returns the number of queued items.
@@ -109,18 +158,24 @@ func (d *Deferred) Stats() DeferredStats {
 	return DeferredStats{Capacity: len(d.ring), Pending: d.n, Peak: d.peak, Ran: d.ran, Full: d.full}
 }
 
-// Close refuses further Schedule calls; it runs nothing, so drain the
-// frames and call Run first. Work still queued is not dropped: Close
-// reports it with ErrPending, and Run keeps releasing it after Close, so a
-// teardown that closed too early can still drain and run it.
+// Close stops following the clock and refuses further Schedule calls. It
+// runs nothing: Drain the clock first, which runs every queued item.
+// While work is still queued Close refuses with ErrPending and changes
+// nothing, so the clock can still release it; from inside a clock call
+// (a Release) it returns ErrReentrant. Close must come before the
+// clock's Close, which refuses while the Deferred follows it. Close is
+// idempotent.
 func (d *Deferred) Close() error {
 	if d.closed {
 		return nil
 	}
-	d.closed = true
 	if d.n > 0 {
-		return fmt.Errorf("%w: deferred queue closed with %d items pending (oldest for frame %d)",
+		return fmt.Errorf("%w: %d items pending (oldest for frame %d); Drain the clock first",
 			ErrPending, d.n, d.ring[d.head].serial)
 	}
+	if err := d.clock.Unfollow(&d.follow); err != nil {
+		return err
+	}
+	d.closed = true
 	return nil
 }

@@ -29,10 +29,12 @@
 // managers' public API. A follower must not call back into the clock's
 // state-changing methods: they return ErrReentrant.
 //
-// Deferred runs release work scheduled in frame N once the Clock reports
-// frame N complete, in scheduling order, from a ring sized at
-// construction: a full ring refuses with ErrDeferredFull and the caller
-// keeps the work. A Follower's Retired is the natural place to call Run.
+// Deferred is the same rule for objects no manager owns (a vertex buffer
+// or a program a renderer replaces): it follows the clock too, keys
+// each Schedule to the clock's newest frame (Clock.Last) and runs the
+// work, in scheduling order, in the Retired call that reports that frame
+// complete. Its ring is sized at construction: a full ring refuses with
+// ErrDeferredFull and the caller keeps the work.
 //
 // # Ownership
 //
@@ -41,8 +43,8 @@
 // current when the fences are GL fences); none is safe for concurrent
 // use. Other goroutines reach them through their owner's queue. Only
 // CPUFence.Complete and CPUFence.Done may be called from any goroutine.
-// The clock calls its followers, and Deferred.Run a Releaser, on that same
-// goroutine. The clock owns its fences; it does not own its followers,
+// The clock calls its followers, and through a Deferred its Releasers, on
+// that same goroutine. The clock owns its fences; it does not own its followers,
 // which the managers register and remove themselves.
 //
 // # Lifetime
@@ -55,6 +57,7 @@
 // ErrClosed, and Poll stops querying the closed fences and leaves
 // Completed where it was, so nothing is released on their account. A
 // resource referenced by frame N stays alive until frame N completes.
-// Deferred.Close refuses new work; work still queued is reported with
-// ErrPending and Run still releases it.
+// A Deferred follows its clock from NewDeferred until Close, which
+// refuses with ErrPending while work is queued (Drain first: the clock
+// then runs it), so nothing scheduled is lost to an early Close.
 package frame

@@ -18,7 +18,8 @@ var (
 	// capacity. The work is not queued; the caller still owns it.
 	ErrDeferredFull = errors.New("frame: deferred release queue full")
 	// ErrPending is returned by Deferred.Close while release work is still
-	// queued. The work is kept; Run still releases it.
+	// queued. The Deferred stays open and following its clock, which
+	// releases the work as frames complete (Drain releases all of it).
 	ErrPending = errors.New("frame: release work still pending")
 	// ErrFollowed is returned by Clock.Close while managers still follow
 	// the clock; the clock stays open.

@@ -62,34 +62,38 @@ func ExampleFollower() {
 	// <nil>
 }
 
-// releaser stands in for a manager that frees descriptor slots.
-type releaser struct{}
+// buffers stands in for the GL buffers a renderer deletes.
+type buffers struct{}
 
-func (releaser) Release(slot uint64) { fmt.Println("released texture slot", slot) }
+func (buffers) Release(name uint64) { fmt.Println("deleted buffer", name) }
 
-// A texture dropped in frame 1 may still be read by the device until frame
-// 1's fence signals, so its slot is released through Deferred, which runs
-// it once the clock reports frame 1 complete.
+// A vertex buffer replaced in frame 1 may still be read by the device
+// until frame 1's fence signals, so its deletion goes through a Deferred,
+// which follows the clock: Schedule keys the work to the clock's newest
+// frame, and the clock runs it once that frame is complete. No serial
+// passes through the caller's hands.
 func ExampleDeferred() {
 	clock, _ := frame.NewClock(frame.ClockDesc{})
-	release, err := frame.NewDeferred(256)
+	release, err := frame.NewDeferred(clock, 256)
 	if err != nil {
 		panic(err)
 	}
 	for i := 0; i < 3; i++ {
-		serial, _ := clock.BeginFrame()
-		release.Run(clock.Completed())
+		serial, _ := clock.BeginFrame() // runs the work of completed frames
+		fmt.Println("frame", serial)
 		if serial == 1 {
-			if err := release.Schedule(serial, releaser{}, 7); err != nil {
+			if err := release.Schedule(buffers{}, 7); err != nil {
 				panic(err)
 			}
 		}
 		_ = clock.EndFrame()
 	}
 	_ = clock.Drain()
-	release.Run(clock.Completed())
 	fmt.Println(release.Close(), clock.Close())
 	// Output:
-	// released texture slot 7
+	// frame 1
+	// deleted buffer 7
+	// frame 2
+	// frame 3
 	// <nil> <nil>
 }

@@ -6,14 +6,17 @@ import (
 	"time"
 )
 
-// FuzzClockDeferred drives a Frames over manual fences and a Deferred with
-// byte commands, checking them against a model of what each fence has
-// really completed:
+// FuzzClockDeferred drives a Clock over manual fences and a Deferred that
+// follows it with byte commands, checking them against a model of what
+// each fence has really completed:
 //   - serials are 1, 2, 3, ... and every failed call opens nothing;
 //   - Completed never decreases and never claims a frame whose fence point
 //     has not completed;
-//   - a release runs only once its frame is complete, in scheduling order,
-//     and every scheduled item is run, pending or refused, never lost.
+//   - an item is keyed to the newest frame when it is scheduled, and its
+//     release runs only once that frame is complete, in scheduling order;
+//   - every scheduled item is run, pending or refused, never lost, and
+//     Close refuses while any is pending;
+//   - once every fence completes, a Drain runs every pending item.
 func FuzzClockDeferred(f *testing.F) {
 	f.Add([]byte{0, 1, 0, 1, 0, 1, 0, 2, 3, 4})
 	f.Add([]byte{0, 3, 3, 3, 1, 0, 1, 0, 1, 0, 1, 2, 5, 4, 6, 4})
@@ -32,11 +35,11 @@ func FuzzClockDeferred(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dq, err := NewDeferred(4)
+		dq, err := NewDeferred(fr, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel := &countReleaser{args: make([]uint64, 0, len(cmds))}
+		rel := &keyReleaser{clock: fr, t: t}
 		type point struct {
 			fence *CPUFence
 			armed uint64
@@ -60,6 +63,20 @@ func FuzzClockDeferred(f *testing.F) {
 			}
 			lastCompleted = c
 		}
+		// live checks, after a clock call, that every item whose frame the
+		// clock has completed has been released: keys never decrease in
+		// scheduling order, so those are a prefix.
+		live := func() {
+			want := 0
+			for want < len(scheduled) && scheduled[want] <= fr.Completed() {
+				want++
+			}
+			if len(rel.args) != want {
+				t.Fatalf("%d items released with frame %d complete, want %d (scheduled %v)",
+					len(rel.args), fr.Completed(), want, scheduled)
+			}
+		}
+		closed := false
 		for _, b := range cmds {
 			switch b & 0x0f % 7 {
 			case 0:
@@ -85,27 +102,33 @@ func FuzzClockDeferred(f *testing.F) {
 			case 2:
 				fences[int(b>>4)%len(fences)].Complete()
 			case 3:
-				s := fr.Current()
-				if s == 0 {
-					s = next - 1
+				key := fr.Current()
+				if key == 0 {
+					key = next - 1
 				}
-				err := dq.Schedule(s, rel, s)
+				err := dq.Schedule(rel, key)
 				switch {
+				case closed:
+					if !errors.Is(err, ErrClosed) {
+						t.Fatalf("Schedule after Close = %v, want ErrClosed", err)
+					}
 				case err == nil:
-					scheduled = append(scheduled, s)
+					scheduled = append(scheduled, key)
 				case errors.Is(err, ErrDeferredFull):
-					refused = append(refused, s)
+					refused = append(refused, key)
 				default:
 					t.Fatalf("Schedule = %v", err)
 				}
 			case 4:
-				before := len(rel.args)
-				dq.Run(fr.Completed())
-				for _, s := range rel.args[before:] {
-					if s > fr.Completed() {
-						t.Fatalf("released frame %d's item with only %d complete", s, fr.Completed())
-					}
+				pending := dq.Pending()
+				err := dq.Close()
+				switch {
+				case pending > 0 && !errors.Is(err, ErrPending):
+					t.Fatalf("Close with %d pending = %v, want ErrPending", pending, err)
+				case pending == 0 && err != nil:
+					t.Fatalf("Close with nothing pending = %v", err)
 				}
+				closed = closed || pending == 0
 			case 5:
 				fr.Poll()
 			case 6:
@@ -115,6 +138,9 @@ func FuzzClockDeferred(f *testing.F) {
 				}
 			}
 			check()
+			if c := b & 0x0f % 7; c == 0 || c == 5 || c == 6 {
+				live()
+			}
 		}
 		for i, s := range rel.args {
 			if s != scheduled[i] {
@@ -126,5 +152,41 @@ func FuzzClockDeferred(f *testing.F) {
 			t.Fatalf("ran %d + pending %d != scheduled %d, or refusals %d != %d",
 				len(rel.args), dq.Pending(), len(scheduled), st.Full, len(refused))
 		}
+		// The device finishes everything: a drain then runs every item.
+		if fr.Current() != 0 {
+			if err := fr.EndFrame(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, fc := range fences {
+			fc.Complete()
+		}
+		if err := fr.Drain(); err != nil {
+			t.Fatal(err)
+		}
+		if dq.Pending() != 0 || len(rel.args) != len(scheduled) {
+			t.Fatalf("after a full drain %d pending, %d of %d released", dq.Pending(), len(rel.args), len(scheduled))
+		}
+		if err := dq.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := fr.Close(); err != nil {
+			t.Fatal(err)
+		}
 	})
+}
+
+// keyReleaser records the keys it releases, in order, and fails the test
+// when one is released before the clock has completed its frame.
+type keyReleaser struct {
+	clock *Clock
+	t     *testing.T
+	args  []uint64
+}
+
+func (r *keyReleaser) Release(key uint64) {
+	if key > r.clock.Completed() {
+		r.t.Fatalf("released frame %d's item with only %d complete", key, r.clock.Completed())
+	}
+	r.args = append(r.args, key)
 }

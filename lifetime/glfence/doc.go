@@ -2,8 +2,13 @@
 // (glFenceSync / glClientWaitSync), so a frame.Clock can fence frames on
 // the GPU: frame.NewClock(frame.ClockDesc{NewFence: glfence.New}).
 //
-// It works on any OpenGL 3.2+ (ARB_sync) context the application made
-// and loaded with go-gl's gl.Init; it creates no context of its own.
+// It works on any OpenGL 3.2+ (or GL_ARB_sync) context the application
+// made, with any windowing library, and loaded with gl.Init from
+// github.com/go-gl/gl/v4.5-core/gl; it creates no context of its own. New
+// checks that context (package glcaps) and returns an error matching
+// glcaps.ErrNoContext, glcaps.ErrNotLoaded or glcaps.ErrMissingFeature
+// when it is not current, not loaded or too old, so a Clock built on it
+// fails in NewClock rather than crashing in its first frame.
 //
 // # Ownership
 //

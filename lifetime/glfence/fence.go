@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/steadyframe/steadyframe/glcaps"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
@@ -26,11 +27,23 @@ type Fence struct {
 // Compile-time proof that Fence satisfies the lifetime contract.
 var _ frame.Fence = (*Fence)(nil)
 
-// New returns an unsignalled fence. The GL context must be current. Its
-// signature is the one frame.ClockDesc.NewFence takes:
+// New returns an unsignalled fence. Its signature is the one
+// frame.ClockDesc.NewFence takes:
 //
 //	frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
-func New() (frame.Fence, error) { return &Fence{}, nil }
+//
+// It runs on the GL context current on the calling thread, which the
+// application made and loaded with go-gl's gl.Init, and checks that
+// context first (glcaps.Check): OpenGL 3.2 or GL_ARB_sync. When it falls
+// short, New returns an error prefixed "glfence:" that matches
+// glcaps.ErrNoContext, glcaps.ErrNotLoaded or glcaps.ErrMissingFeature
+// and says what to do, so NewClock fails instead of the first frame.
+func New() (frame.Fence, error) {
+	if err := glcaps.Check(glcaps.FeatureSync); err != nil {
+		return nil, fmt.Errorf("glfence: %w", err)
+	}
+	return &Fence{}, nil
+}
 
 // Signal deletes the previous sync object, if any, and inserts a new one
 // after every command issued so far.

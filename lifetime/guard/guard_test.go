@@ -238,7 +238,7 @@ func quietSession(t *testing.T, sites bool, window int) (Report, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dq, err := frame.NewDeferred(8)
+	dq, err := frame.NewDeferred(fr, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,10 +250,9 @@ func quietSession(t *testing.T, sites bool, window int) (Report, error) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := dq.Schedule(s, &rel, s); err != nil {
+		if err := dq.Schedule(&rel, s); err != nil {
 			t.Fatal(err)
 		}
-		dq.Run(fr.Completed())
 		if err := fr.EndFrame(); err != nil {
 			t.Fatal(err)
 		}

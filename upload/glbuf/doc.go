@@ -4,6 +4,13 @@
 // that write it are fenced by the frame clock the Set follows, with GL
 // sync objects: frame.NewClock(frame.ClockDesc{NewFence: glfence.New}).
 //
+// It runs on the context the application made, with any windowing
+// library, and loaded with gl.Init from github.com/go-gl/gl/v4.5-core/gl:
+// OpenGL 4.5, or GL_ARB_buffer_storage and GL_ARB_direct_state_access.
+// New checks that context (package glcaps) and returns an error matching
+// glcaps.ErrNoContext, glcaps.ErrNotLoaded or glcaps.ErrMissingFeature
+// instead of calling GL through an unloaded function pointer.
+//
 // Coherent mapping means a CPU write is visible to commands issued after
 // it without glFlushMappedBufferRange or a client barrier; the fences are
 // what keep the CPU from writing a region while commands that read it are

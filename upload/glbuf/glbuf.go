@@ -6,7 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
-	"github.com/steadyframe/steadyframe/internal/glctx"
+	"github.com/steadyframe/steadyframe/glcaps"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
@@ -29,8 +29,18 @@ var _ upload.Backend = (*Backend)(nil)
 // New returns a backend whose region alignment is the largest of
 // GL_MIN_MAP_BUFFER_ALIGNMENT and the uniform and shader storage buffer
 // offset alignments, so any Alloc aligned to the backend can be bound as
-// either. The context must be current.
+// either.
+//
+// It runs on the GL context current on the calling thread, which the
+// application made and loaded with go-gl's gl.Init, and checks that
+// context first (glcaps.Check): OpenGL 4.5, or GL_ARB_buffer_storage and
+// GL_ARB_direct_state_access. When it falls short, New returns an error
+// prefixed "glbuf:" that matches glcaps.ErrNoContext,
+// glcaps.ErrNotLoaded or glcaps.ErrMissingFeature and says what to do.
 func New() (*Backend, error) {
+	if err := glcaps.Check(glcaps.FeatureBufferStorage, glcaps.FeatureDirectStateAccess); err != nil {
+		return nil, fmt.Errorf("glbuf: %w", err)
+	}
 	align := 1
 	for _, name := range []uint32{gl.MIN_MAP_BUFFER_ALIGNMENT, gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT, gl.SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT} {
 		var v int32
@@ -58,7 +68,7 @@ func (b *Backend) Map(size int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: glbuf backend mapped twice", upload.ErrInvalidConfig)
 	}
 	const flags = gl.MAP_WRITE_BIT | gl.MAP_PERSISTENT_BIT | gl.MAP_COHERENT_BIT
-	glctx.ClearErrors() // so the checks below see only this call's errors
+	glcaps.ClearErrors() // so the checks below see only this call's errors
 	gl.CreateBuffers(1, &b.buf)
 	gl.NamedBufferStorage(b.buf, size, nil, flags)
 	if e := gl.GetError(); e != gl.NO_ERROR {

@@ -1,0 +1,286 @@
+package gltex_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/descriptors/gltex"
+	"github.com/steadyframe/steadyframe/glcaps"
+	"github.com/steadyframe/steadyframe/internal/testenv"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+	"github.com/steadyframe/steadyframe/lifetime/glfence"
+	"github.com/steadyframe/steadyframe/upload"
+	"github.com/steadyframe/steadyframe/upload/glbuf"
+)
+
+// ownContextEnv makes the test binary run ownContext instead of its
+// tests (see TestMain): a process that, like a user's program, makes its
+// own window and context and never calls internal/glctx, which used to
+// load a function pointer gltex needed.
+const ownContextEnv = "STEADYFRAME_GLTEX_OWN_CONTEXT"
+
+// TestOwnContext runs the GL backends in a process of their own on a
+// context made the way a user makes one: glfw directly, then gl.Init. It
+// is the regression test for the first staged Create dying with SIGSEGV
+// at PC=0 there, because gltex's offset upload called through a function
+// pointer only internal/glctx loaded. The work runs in a child process so
+// that a crash fails this test with the child's output instead of killing
+// the test binary, and so that nothing in the process has made a context
+// or loaded go-gl before the user's code does.
+func TestOwnContext(t *testing.T) {
+	out := runOwnContext(t, "full")
+	for _, want := range []string{
+		"gltex: glcaps: no current OpenGL context", "glbuf: glcaps: no current OpenGL context",
+		"glfence: glcaps: no current OpenGL context", "gltex: glcaps: go-gl's v4.5-core functions not loaded",
+		"own context: ok",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the child's report lacks %q", want)
+		}
+	}
+	t.Logf("child:\n%s", out)
+}
+
+// TestOwnContextMissingFeature runs the backends on a context that lacks
+// direct state access: Mesa reports OpenGL 4.3 and hides
+// GL_ARB_direct_state_access when told to. The fence still works; the
+// buffer and texture constructors refuse, naming the extension.
+func TestOwnContextMissingFeature(t *testing.T) {
+	out := runOwnContext(t, "no-dsa",
+		"MESA_GL_VERSION_OVERRIDE=4.3", "MESA_EXTENSION_OVERRIDE=-GL_ARB_direct_state_access")
+	if strings.Contains(out, "own context: not Mesa") {
+		testenv.SkipOrFail(t, "the GL driver is not Mesa, which alone can hide an extension: "+out)
+	}
+	for _, want := range []string{
+		"glbuf: glcaps: missing OpenGL feature: GL_ARB_direct_state_access (core in 4.5); the context is OpenGL 4.3",
+		"gltex: glcaps: missing OpenGL feature: GL_ARB_direct_state_access (core in 4.5); the context is OpenGL 4.3",
+		"own context: refused as it should",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the child's report lacks %q", want)
+		}
+	}
+	t.Logf("child:\n%s", out)
+}
+
+// runOwnContext runs this test binary as a child in the given mode, with
+// extra environment, and returns its output; a failed child fails t.
+func runOwnContext(t *testing.T, mode string, env ...string) string {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		testenv.SkipOrFail(t, "no X display (set DISPLAY, e.g. to an Xvfb server)")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(append(os.Environ(), ownContextEnv+"="+mode), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("a program on its own GL context (%s) failed: %v\n%s", mode, err, out)
+	}
+	return string(out)
+}
+
+// ownContextMain is the child's main, on the main OS thread (locked in
+// this package's init), as GLFW requires.
+func ownContextMain(mode string) int {
+	if err := ownContext(mode); err != nil {
+		fmt.Println("own context:", err)
+		return 1
+	}
+	return 0
+}
+
+// ownContext does what a user's program does, in order, and checks on
+// the way that each backend refuses a context that is not ready instead
+// of calling GL through a nil pointer: first with no context current,
+// then with one current but go-gl not loaded.
+func ownContext(mode string) error {
+	if err := glfw.Init(); err != nil {
+		return fmt.Errorf("glfw.Init: %w", err)
+	}
+	defer glfw.Terminate()
+	minor := 5
+	if mode == "no-dsa" {
+		minor = 3
+	}
+	glfw.WindowHint(glfw.ContextVersionMajor, 4)
+	glfw.WindowHint(glfw.ContextVersionMinor, minor)
+	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
+	glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
+	glfw.WindowHint(glfw.Visible, glfw.False)
+	win, err := glfw.CreateWindow(64, 64, "own context", nil, nil)
+	if err != nil {
+		return fmt.Errorf("glfw.CreateWindow: %w", err)
+	}
+	defer win.Destroy()
+	if err := refusals(glcaps.ErrNoContext); err != nil {
+		return fmt.Errorf("before MakeContextCurrent: %w", err)
+	}
+	win.MakeContextCurrent()
+	if err := refusals(glcaps.ErrNotLoaded); err != nil {
+		return fmt.Errorf("before gl.Init: %w", err)
+	}
+	if err := gl.Init(); err != nil {
+		return fmt.Errorf("gl.Init: %w", err)
+	}
+	if mode == "no-dsa" {
+		return missingDSA()
+	}
+	return driveBackends()
+}
+
+// refusals checks that every backend constructor refuses with want, each
+// with its own package prefix, and prints the errors a user would see.
+func refusals(want error) error {
+	_, texErr := gltex.New(gltex.Desc{})
+	_, bufErr := glbuf.New()
+	_, fenceErr := glfence.New()
+	var errs []error
+	for _, e := range []struct {
+		prefix string
+		err    error
+	}{{"gltex: ", texErr}, {"glbuf: ", bufErr}, {"glfence: ", fenceErr}} {
+		fmt.Println("refused:", e.err)
+		if !errors.Is(e.err, want) || !strings.HasPrefix(e.err.Error(), e.prefix) {
+			errs = append(errs, fmt.Errorf("got %v, want %v prefixed %q", e.err, want, e.prefix))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// missingDSA checks that on a 4.3 context without direct state access the
+// fence is made and the buffer and texture constructors refuse.
+func missingDSA() error {
+	version := gl.GoStr(gl.GetString(gl.VERSION))
+	if !strings.Contains(version, "Mesa") {
+		fmt.Println("own context: not Mesa:", version)
+		return nil
+	}
+	if _, err := glfence.New(); err != nil {
+		return fmt.Errorf("glfence.New on %s: %w", version, err)
+	}
+	_, texErr := gltex.New(gltex.Desc{})
+	_, bufErr := glbuf.New()
+	fmt.Println("refused:", texErr)
+	fmt.Println("refused:", bufErr)
+	if !errors.Is(texErr, glcaps.ErrMissingFeature) || !errors.Is(bufErr, glcaps.ErrMissingFeature) {
+		return fmt.Errorf("on %s: gltex.New = %v, glbuf.New = %v; want glcaps.ErrMissingFeature", version, texErr, bufErr)
+	}
+	fmt.Println("own context: refused as it should on", version)
+	return nil
+}
+
+// driveBackends is a renderer's life in short: a clock fenced with GL
+// sync objects, an upload Set on a GL buffer whose arena stages texture
+// uploads, textures created through it, read back and compared, churned
+// over frames, then the teardown in order.
+func driveBackends() error {
+	clock, err := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
+	if err != nil {
+		return err
+	}
+	buf, err := glbuf.New()
+	if err != nil {
+		return err
+	}
+	set, err := upload.NewSet(upload.SetDesc{Clock: clock, Backend: buf,
+		Arenas: []upload.ArenaDesc{{Name: "staging", Size: 1 << 20}}})
+	if err != nil {
+		return err
+	}
+	tex, err := gltex.New(gltex.Desc{Heap: descriptors.HeapDesc{Clock: clock, Capacity: 64},
+		Staging: set.Arena(0), StagingBuffer: buf.Buffer()})
+	if err != nil {
+		return err
+	}
+	type live struct {
+		h      descriptors.Handle
+		pixels []byte
+	}
+	var textures []live
+	mismatches := 0
+	for f := 0; f < 12; f++ {
+		if _, err := clock.BeginFrame(); err != nil {
+			return err
+		}
+		// Free the oldest texture every frame after the third, so slots
+		// are reclaimed through the GL fences while new ones are staged.
+		if f >= 3 {
+			if err := tex.Free(textures[0].h); err != nil {
+				return err
+			}
+			textures = textures[1:]
+		}
+		w, h := 5+f, 3+f%4 // odd widths: rows are not 4-byte aligned
+		pixels := make([]byte, w*h*4)
+		for i := range pixels {
+			pixels[i] = byte(i*7 + f*31)
+		}
+		hd, err := tex.Create(w, h, gltex.FormatRGBA8, pixels)
+		if err != nil {
+			return fmt.Errorf("frame %d: Create: %w", f, err)
+		}
+		textures = append(textures, live{hd, pixels})
+		for _, l := range textures {
+			if !readBackEqual(tex, l.h, l.pixels) {
+				mismatches++
+			}
+		}
+		if err := clock.EndFrame(); err != nil {
+			return err
+		}
+	}
+	st := tex.Stats()
+	for _, l := range textures {
+		if err := tex.Free(l.h); err != nil {
+			return err
+		}
+	}
+	if err := clock.Drain(); err != nil {
+		return err
+	}
+	var errs []error
+	if mismatches != 0 {
+		errs = append(errs, fmt.Errorf("%d texture read-backs differ from the pixels uploaded", mismatches))
+	}
+	if st.Staged != 12 || st.Direct != 0 {
+		errs = append(errs, fmt.Errorf("%d uploads staged and %d direct, want all 12 staged", st.Staged, st.Direct))
+	}
+	if e := gl.GetError(); e != gl.NO_ERROR {
+		errs = append(errs, fmt.Errorf("GL error 0x%x", e))
+	}
+	for _, c := range []func() error{tex.Close, set.Close, clock.Close} {
+		if err := c(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	fmt.Printf("own context: ok: %s; 12 textures staged, %d deleted, 0 mismatches\n",
+		gl.GoStr(gl.GetString(gl.VERSION)), tex.Stats().Deleted)
+	return nil
+}
+
+// readBackEqual reads h's texture with glGetTextureImage and compares it
+// with want.
+func readBackEqual(tex *gltex.Manager, h descriptors.Handle, want []byte) bool {
+	name, err := tex.Texture(h)
+	if err != nil {
+		return false
+	}
+	got := make([]byte, len(want))
+	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
+	gl.GetTextureImage(name, 0, gl.RGBA, gl.UNSIGNED_BYTE, int32(len(got)), unsafe.Pointer(&got[0]))
+	gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
+	return bytes.Equal(got, want)
+}

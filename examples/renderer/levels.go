@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+
+	"github.com/steadyframe/steadyframe/lifetime/frame"
+)
+
+// levels are the per-level uniform buffers, each holding its level's tint,
+// written through a persistent mapping when the level loads. They are
+// recycled: the buffer of the level left behind goes back to the free
+// list through frame.Deferred, which runs the release only once every
+// frame that drew with it has completed. Rewriting it sooner would
+// change the colour of frames the GPU has not finished.
+type levels struct {
+	release *frame.Deferred
+	bufs    []levelBuffer // every buffer made; the Deferred's argument indexes it
+	free    []int         // buffers no frame in flight reads
+	current int           // the level's buffer, -1 before the first
+	loaded  int
+}
+
+type levelBuffer struct {
+	name uint32
+	tint []float32 // the persistent, coherent mapping
+}
+
+func newLevels(clock *frame.Clock) (*levels, error) {
+	// One level change per frame at most, three frames in flight: a few
+	// entries are plenty. A full queue would refuse, never grow.
+	release, err := frame.NewDeferred(clock, 4)
+	if err != nil {
+		return nil, err
+	}
+	return &levels{release: release, current: -1}, nil
+}
+
+// Release is the Deferred's callback: buffer i is no longer read by any
+// frame in flight.
+func (l *levels) Release(i uint64) { l.free = append(l.free, int(i)) }
+
+// load makes level n current: it retires the old level's buffer and
+// writes the new tint into a free buffer, or a new one. Writing a free
+// buffer through its mapping is safe because the Deferred returned it
+// only once no frame in flight could read it.
+func (l *levels) load(n int) error {
+	if err := l.retire(); err != nil {
+		return err
+	}
+	i := len(l.bufs)
+	if k := len(l.free); k > 0 {
+		i, l.free = l.free[k-1], l.free[:k-1]
+	} else {
+		b, err := newLevelBuffer()
+		if err != nil {
+			return err
+		}
+		l.bufs = append(l.bufs, b)
+	}
+	t := float32(n%3) * 0.25
+	copy(l.bufs[i].tint, []float32{1 - t, 0.8 + t/2, 0.7 + t, 1})
+	l.current = i
+	l.loaded++
+	return nil
+}
+
+// retire hands the current level's buffer to the Deferred.
+func (l *levels) retire() error {
+	if l.current < 0 {
+		return nil
+	}
+	if err := l.release.Schedule(l, uint64(l.current)); err != nil {
+		return err
+	}
+	l.current = -1
+	return nil
+}
+
+func (l *levels) buffer() uint32 { return l.bufs[l.current].name }
+
+func newLevelBuffer() (levelBuffer, error) {
+	const size, flags = 16, gl.MAP_WRITE_BIT | gl.MAP_PERSISTENT_BIT | gl.MAP_COHERENT_BIT
+	var b levelBuffer
+	gl.CreateBuffers(1, &b.name)
+	gl.NamedBufferStorage(b.name, size, nil, flags)
+	p := gl.MapNamedBufferRange(b.name, 0, size, flags)
+	if p == nil {
+		gl.DeleteBuffers(1, &b.name)
+		return b, fmt.Errorf("mapping a level buffer: GL error 0x%x", gl.GetError())
+	}
+	b.tint = unsafe.Slice((*float32)(p), 4)
+	return b, nil
+}
+
+// close stops the Deferred (it refuses while releases are pending, so run
+// it after the clock's drain) and deletes every level buffer.
+func (l *levels) close() error {
+	if err := l.release.Close(); err != nil {
+		return err
+	}
+	for _, b := range l.bufs {
+		gl.UnmapNamedBuffer(b.name)
+		gl.DeleteBuffers(1, &b.name)
+	}
+	l.bufs, l.free = nil, nil
+	return nil
+}

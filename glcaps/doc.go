@@ -1,0 +1,44 @@
+// Package glcaps checks that the OpenGL context current on the calling
+// thread can run steadyframe's GL backends (lifetime/glfence, upload/glbuf,
+// descriptors/gltex), and resolves the GL entry points they call outside
+// go-gl through the platform's own loader.
+//
+// The backends work on a context the application made with whatever
+// windowing library it likes (GLFW, SDL, its own EGL code): they create
+// no context and need no helper of ours to set one up. What they need is
+// a context current on the calling thread, go-gl's function table loaded
+// for it (gl.Init from github.com/go-gl/gl/v4.5-core/gl, the package they
+// are written against), and OpenGL 4.5 or the ARB extensions that carry
+// the same functions into older versions. Their constructors call Check
+// and return its error, wrapped with their own prefix, instead of letting
+// the first GL call jump through a nil function pointer:
+//
+//	win.MakeContextCurrent() // or SDL_GL_MakeCurrent, eglMakeCurrent, ...
+//	if err := gl.Init(); err != nil { ... }
+//	buf, err := glbuf.New() // errors.Is(err, glcaps.ErrNotLoaded) without gl.Init
+//
+// ProcAddress resolves through the loaders go-gl's gl.Init uses, chosen
+// by the same build tags: GLX on Linux and the BSDs (through
+// glXGetProcAddressARB, the name every libGL exports for
+// glXGetProcAddress), eglGetProcAddress under the egl tag,
+// wglGetProcAddress falling back to opengl32.dll's exports on Windows,
+// dlsym on macOS. A backend that must call a GL function in a way
+// go-gl's wrapper cannot (gltex passes a buffer offset where go-gl takes a
+// pointer) loads it here, so nothing depends on which library made the
+// context.
+//
+// # Ownership
+//
+// Check, ProcAddress and ClearErrors run on the goroutine that has the
+// context current (locked to its OS thread); they keep no state and are
+// safe to call from several such goroutines, each with its own context.
+// Feature is a plain value.
+//
+// # Lifetime
+//
+// Nothing is cached: a function address is valid for the context it was
+// resolved on (on Windows addresses may differ between contexts), so a
+// backend resolves what it needs in its constructor, on the context it
+// will run on, and keeps it for its own life. Check reports on the
+// context current when it is called.
+package glcaps
