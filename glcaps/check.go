@@ -16,9 +16,8 @@ var (
 	// platform's GL library has no glGetString at all.
 	ErrNoContext = errors.New("glcaps: no current OpenGL context")
 	// ErrNotLoaded is returned when a context is current but go-gl's
-	// function table is not loaded: gl.Init from
-	// github.com/go-gl/gl/v4.5-core/gl has not run (or failed) in this
-	// process. Another go-gl version's gl.Init does not load it.
+	// v4.5-core function table cannot be loaded for it: gl.Init, which
+	// Check runs, found a core function missing (the message names it).
 	ErrNotLoaded = errors.New("glcaps: go-gl's v4.5-core functions not loaded")
 	// ErrMissingFeature is returned when the context lacks a Feature: its
 	// version is below the one that made the feature core and it does not
@@ -79,13 +78,17 @@ func (f Feature) Core() (major, minor int) {
 	return features[f].major, features[f].minor
 }
 
-// Check reports whether the context current on the calling thread can run
+// Check makes sure the context current on the calling thread can run
 // code that needs the given features through go-gl. In order, it checks
-// that a context is current (ErrNoContext), that go-gl's gl.Init has
-// loaded its table (ErrNotLoaded), and that the context's version or
-// extensions provide every feature (ErrMissingFeature, naming all the
-// missing ones at once). It calls GL only through entry points it
-// resolves itself, so it is safe before gl.Init and without a context.
+// that a context is current (ErrNoContext), loads go-gl's function table
+// for it by running gl.Init (ErrNotLoaded when that fails), and checks
+// that the context's version or extensions provide every feature
+// (ErrMissingFeature, naming all the missing ones at once). Until gl.Init
+// has run, every go-gl wrapper calls through a nil pointer and kills the
+// process with SIGSEGV; so Check calls GL only through entry points it
+// resolves itself before that, and it is safe without a context and
+// before the application's own gl.Init. Running gl.Init again when the
+// application already did loads the same addresses for the same context.
 //
 // Check allocates and queries the driver: call it when setting up, as
 // the backends' constructors do, not per frame.
@@ -103,8 +106,11 @@ func Check(need ...Feature) error {
 	if version == "" {
 		return fmt.Errorf("%w: glGetString(GL_VERSION) returned NULL; make the application's context current on this thread first", ErrNoContext)
 	}
-	if !goglLoaded() {
-		return fmt.Errorf("%w: call gl.Init from github.com/go-gl/gl/v4.5-core/gl, with the context current, before this", ErrNotLoaded)
+	// The backends call go-gl's wrappers: load its table for this
+	// context, as the application's own gl.Init does, rather than make
+	// every user remember to.
+	if err := gl.Init(); err != nil {
+		return fmt.Errorf("%w: gl.Init from github.com/go-gl/gl/v4.5-core/gl on %q: %v", ErrNotLoaded, version, err)
 	}
 	major, minor, ok := parseVersion(version)
 	if !ok {

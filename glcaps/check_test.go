@@ -61,9 +61,6 @@ func TestCheckWithoutAContext(t *testing.T) {
 	if err := Check(Feature(42)); !errors.Is(err, ErrMissingFeature) || !strings.Contains(err.Error(), "Feature(42)") {
 		t.Fatalf("Check(Feature(42)) = %v, want ErrMissingFeature naming it", err)
 	}
-	if goglLoaded() {
-		t.Fatal("go-gl reports its table loaded in a process that never called gl.Init: the check reads the wrong variable")
-	}
 }
 
 func TestProcAddressResolvesGL(t *testing.T) {

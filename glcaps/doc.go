@@ -6,16 +6,16 @@
 // The backends work on a context the application made with whatever
 // windowing library it likes (GLFW, SDL, its own EGL code): they create
 // no context and need no helper of ours to set one up. What they need is
-// a context current on the calling thread, go-gl's function table loaded
-// for it (gl.Init from github.com/go-gl/gl/v4.5-core/gl, the package they
-// are written against), and OpenGL 4.5 or the ARB extensions that carry
-// the same functions into older versions. Their constructors call Check
-// and return its error, wrapped with their own prefix, instead of letting
-// the first GL call jump through a nil function pointer:
+// a context current on the calling thread and OpenGL 4.5 or the ARB
+// extensions that carry the same functions into older versions. Their
+// constructors call Check, which loads go-gl's function table for that
+// context (gl.Init from github.com/go-gl/gl/v4.5-core/gl, the package they
+// are written against) and returns an error, wrapped with the backend's
+// own prefix, instead of letting the first GL call jump through a nil
+// function pointer:
 //
 //	win.MakeContextCurrent() // or SDL_GL_MakeCurrent, eglMakeCurrent, ...
-//	if err := gl.Init(); err != nil { ... }
-//	buf, err := glbuf.New() // errors.Is(err, glcaps.ErrNotLoaded) without gl.Init
+//	buf, err := glbuf.New()  // glcaps.ErrNoContext before MakeContextCurrent
 //
 // ProcAddress resolves through the loaders go-gl's gl.Init uses, chosen
 // by the same build tags: GLX on Linux and the BSDs (through

@@ -19,7 +19,7 @@
 // library, and loaded with gl.Init from github.com/go-gl/gl/v4.5-core/gl:
 // OpenGL 4.5, or GL_ARB_texture_storage and GL_ARB_direct_state_access.
 // New checks that context (package glcaps) and returns an error matching
-// glcaps.ErrNoContext, glcaps.ErrNotLoaded or glcaps.ErrMissingFeature
+// glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded
 // instead of crashing later. It resolves glTextureSubImage2D itself, for
 // the staged upload that passes a buffer offset where go-gl's wrapper
 // takes a pointer, through the loader go-gl uses (glcaps.ProcAddress).

@@ -11,9 +11,10 @@ import (
 
 // openWindow makes the application's own window and OpenGL 4.5 core
 // context with GLFW, makes the context current on this (the main) thread
-// and loads go-gl. Nothing of steadyframe is involved: its GL packages run
-// on whatever context is current when their constructors are called, and
-// refuse with a glcaps error if there is none or gl.Init has not run.
+// and loads go-gl for the renderer's own GL calls. Nothing of steadyframe
+// is involved: its GL packages run on whatever context is current when
+// their constructors are called (loading go-gl for it themselves), and
+// refuse with a glcaps error if there is none.
 func openWindow(hidden bool) (win *glfw.Window, err error) {
 	// go-gl/glfw's Init only logs a platform error (no X display) and
 	// returns nil; the next GLFW call then panics. Turn that into an error.

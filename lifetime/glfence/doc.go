@@ -6,7 +6,7 @@
 // made, with any windowing library, and loaded with gl.Init from
 // github.com/go-gl/gl/v4.5-core/gl; it creates no context of its own. New
 // checks that context (package glcaps) and returns an error matching
-// glcaps.ErrNoContext, glcaps.ErrNotLoaded or glcaps.ErrMissingFeature
+// glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded
 // when it is not current, not loaded or too old, so a Clock built on it
 // fails in NewClock rather than crashing in its first frame.
 //

@@ -36,7 +36,7 @@ var _ frame.Fence = (*Fence)(nil)
 // application made and loaded with go-gl's gl.Init, and checks that
 // context first (glcaps.Check): OpenGL 3.2 or GL_ARB_sync. When it falls
 // short, New returns an error prefixed "glfence:" that matches
-// glcaps.ErrNoContext, glcaps.ErrNotLoaded or glcaps.ErrMissingFeature
+// glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded
 // and says what to do, so NewClock fails instead of the first frame.
 func New() (frame.Fence, error) {
 	if err := glcaps.Check(glcaps.FeatureSync); err != nil {

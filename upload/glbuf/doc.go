@@ -8,7 +8,7 @@
 // library, and loaded with gl.Init from github.com/go-gl/gl/v4.5-core/gl:
 // OpenGL 4.5, or GL_ARB_buffer_storage and GL_ARB_direct_state_access.
 // New checks that context (package glcaps) and returns an error matching
-// glcaps.ErrNoContext, glcaps.ErrNotLoaded or glcaps.ErrMissingFeature
+// glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded
 // instead of calling GL through an unloaded function pointer.
 //
 // Coherent mapping means a CPU write is visible to commands issued after

@@ -32,7 +32,7 @@ var _ upload.Backend = (*Backend)(nil)
 // either.
 //
 // It runs on the GL context current on the calling thread, which the
-// application made and loaded with go-gl's gl.Init, and checks that
+// application made (loading go-gl's table for it), and checks that
 // context first (glcaps.Check): OpenGL 4.5, or GL_ARB_buffer_storage and
 // GL_ARB_direct_state_access. When it falls short, New returns an error
 // prefixed "glbuf:" that matches glcaps.ErrNoContext,
