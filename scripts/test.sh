@@ -80,6 +80,19 @@ run_tests race -race -v
 echo "== go test -tags steadyframe_scalar ./voices/..."
 if go test -count=1 -tags steadyframe_scalar ./voices/...; then stage ok scalar-kernels; else stage fail scalar-kernels; fi
 
+# The examples are Go modules of their own (a replace points each at this
+# checkout), so they can reach only the library's public API. Their tests
+# build and run them under Xvfb: the renderer with -verify, the Ebitengine
+# game with its sound captured through ALSA.
+for ex in examples/*/; do
+	echo "== $ex: go vet, staticcheck, go test"
+	if (cd "$ex" && go vet ./... && staticcheck ./... && go test -count=1 ./...); then
+		stage ok "$ex"
+	else
+		stage fail "$ex"
+	fi
+done
+
 echo "== steady-frame gate: stress under Xvfb with real GL and oto writing to a file"
 go build -o "$logdir/stress" ./stress
 if "$logdir/stress" -workers 4 -frames 900 -audio oto -report "$logdir/report" >"$logdir/stress.log" 2>&1; then
