@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"runtime"
@@ -146,4 +147,50 @@ func mustQueue(n int) *syncs.Queue[request] {
 		panic(err)
 	}
 	return q
+}
+
+// BenchmarkProgressLine is the terminal progress line as the tool writes
+// it (appended into a reused buffer, one Write) beside the same line
+// formatted with fmt.Fprintf, as a user would otherwise write it.
+func BenchmarkProgressLine(b *testing.B) {
+	b.Run("own", func(b *testing.B) {
+		p := newProgress(io.Discard, 0, time.Minute, time.Millisecond)
+		p.term = true
+		var at time.Duration
+		b.ReportAllocs()
+		for b.Loop() {
+			at += time.Millisecond
+			p.Update(at, 1234, 239, 275, true)
+		}
+	})
+	b.Run("fmt", func(b *testing.B) {
+		var at time.Duration
+		b.ReportAllocs()
+		for b.Loop() {
+			at += time.Millisecond
+			fmt.Fprintf(io.Discard, "\rstress %3d%%  frames %8d  elapsed %6.1fs  descriptors live %4d peak %4d  guard %-8s",
+				at.Milliseconds()*100/60000, 1234, at.Seconds(), 239, 275, "ok")
+		}
+	})
+}
+
+// BenchmarkObjectsFrame is one frame of game objects: a spawn, a despawn
+// and the step that fills the frame's arena, over 128 live objects.
+func BenchmarkObjectsFrame(b *testing.B) {
+	o, err := newObjects()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var l ledger
+	for i := range 128 {
+		o.spawn(request{kind: reqSpawn, seed: uint64(i + 1)}, 1280, 720, &l)
+	}
+	seed := uint64(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		seed++
+		o.spawn(request{kind: reqSpawn, seed: seed}, 1280, 720, &l)
+		_ = o.despawn(&l)
+		_ = o.step(1.0/60, 1280, 720)
+	}
 }

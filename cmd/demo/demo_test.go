@@ -203,3 +203,26 @@ func TestParticlesInSlots(t *testing.T) {
 		p.write(w, 1)
 	})
 }
+
+// BenchmarkParticles is one frame of sparks in their Slots: a burst, the
+// step that releases the dead, and the quads.
+func BenchmarkParticles(b *testing.B) {
+	p, err := newParticles(1024)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := quads.NewWriter(4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	view := make([]byte, 1024*quads.QuadBytes)
+	seed := uint64(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		seed++
+		p.burst(20, 20, 12, seed)
+		p.step(1.0 / 60)
+		_ = w.Reset(view)
+		p.write(w, 1)
+	}
+}
