@@ -1,25 +1,16 @@
 package pools
 
-import "testing"
+import (
+	"testing"
 
-// wantNoAllocs fails the test if f allocates. The race detector allocates
-// on its own, so the check skips under -race (raceEnabled); the
-// benchmarks report allocations in every build.
-func wantNoAllocs(t *testing.T, name string, f func()) {
-	t.Helper()
-	if raceEnabled {
-		t.Skip("the race detector allocates; allocation counts are checked without -race")
-	}
-	if n := testing.AllocsPerRun(200, f); n != 0 {
-		t.Errorf("%s: %v allocations per run, want 0", name, n)
-	}
-}
+	"github.com/steadyframe/steadyframe/internal/testenv"
+)
 
 func TestPoolAllocatesNothing(t *testing.T) {
 	p := mustPool[entity](t, 64)
 	keep, _, _ := p.Create()
 	var sink *entity
-	wantNoAllocs(t, "Create+Destroy", func() {
+	testenv.NoAllocs(t, "Create+Destroy", 200, func() {
 		h, e, err := p.Create()
 		if err != nil {
 			t.Fatal(err)
@@ -27,18 +18,18 @@ func TestPoolAllocatesNothing(t *testing.T) {
 		e.hp = 1
 		p.Destroy(h)
 	})
-	wantNoAllocs(t, "Get+Valid", func() {
+	testenv.NoAllocs(t, "Get+Valid", 200, func() {
 		sink = p.Get(keep)
 		_ = p.Valid(keep)
 	})
-	wantNoAllocs(t, "Stats+Len+Cap", func() {
+	testenv.NoAllocs(t, "Stats+Len+Cap", 200, func() {
 		_ = p.Stats()
 		_ = p.Len() + p.Cap()
 	})
-	wantNoAllocs(t, "Bits round trip", func() {
+	testenv.NoAllocs(t, "Bits round trip", 200, func() {
 		sink = p.Get(HandleFromBits[entity](keep.Bits()))
 	})
-	wantNoAllocs(t, "Reserve+Claim+Release", func() {
+	testenv.NoAllocs(t, "Reserve+Claim+Release", 200, func() {
 		r, err := p.Reserve(8)
 		if err != nil {
 			t.Fatal(err)
@@ -49,7 +40,7 @@ func TestPoolAllocatesNothing(t *testing.T) {
 		r.Release()
 		p.Destroy(h)
 	})
-	wantNoAllocs(t, "Clear", func() {
+	testenv.NoAllocs(t, "Clear", 200, func() {
 		for range 10 {
 			p.Create()
 		}
@@ -67,7 +58,7 @@ func TestPoolErrorPathsAllocateNothing(t *testing.T) {
 	r.Claim(0)
 	released, _ := mustPool[entity](t, 1).Reserve(1)
 	released.Release()
-	wantNoAllocs(t, "refused calls", func() {
+	testenv.NoAllocs(t, "refused calls", 200, func() {
 		if _, _, err := full.Create(); err == nil {
 			t.Fatal("Create on a full pool succeeded")
 		}
@@ -98,7 +89,7 @@ func TestPoolErrorPathsAllocateNothing(t *testing.T) {
 func TestPoolPendingAllocatesNothing(t *testing.T) {
 	p := mustPool[entity](t, 64)
 	var serial uint64
-	wantNoAllocs(t, "Create+DestroyAfter+Reclaim", func() {
+	testenv.NoAllocs(t, "Create+DestroyAfter+Reclaim", 200, func() {
 		serial++
 		h, e, err := p.Create()
 		if err != nil {
@@ -114,14 +105,14 @@ func TestPoolPendingAllocatesNothing(t *testing.T) {
 			}
 		}
 	})
-	wantNoAllocs(t, "Reclaim with nothing completed", func() {
+	testenv.NoAllocs(t, "Reclaim with nothing completed", 200, func() {
 		if _, _, ok := p.Reclaim(0); ok {
 			t.Fatal("Reclaim(0) reclaimed a slot")
 		}
 	})
 	for _, _, ok := p.Reclaim(serial); ok; _, _, ok = p.Reclaim(serial) {
 	}
-	wantNoAllocs(t, "Reclaim of an empty queue", func() {
+	testenv.NoAllocs(t, "Reclaim of an empty queue", 200, func() {
 		if _, _, ok := p.Reclaim(^uint64(0)); ok {
 			t.Fatal("Reclaim on an empty queue reclaimed a slot")
 		}
@@ -131,7 +122,7 @@ func TestPoolPendingAllocatesNothing(t *testing.T) {
 	h, _, _ := full.Create()
 	full.DestroyAfter(h, 1)
 	full.Create()
-	wantNoAllocs(t, "refused pending-path calls", func() {
+	testenv.NoAllocs(t, "refused pending-path calls", 200, func() {
 		if _, _, err := full.Create(); err == nil {
 			t.Fatal("Create with every slot live or pending succeeded")
 		}
@@ -150,7 +141,7 @@ func TestPoolPendingAllocatesNothing(t *testing.T) {
 func TestArenaAllocatesNothing(t *testing.T) {
 	a, _ := NewArena[entity](16)
 	var sink *entity
-	wantNoAllocs(t, "Alloc+At+Reset+Stats", func() {
+	testenv.NoAllocs(t, "Alloc+At+Reset+Stats", 200, func() {
 		for {
 			_, e, err := a.Alloc()
 			if err != nil {
@@ -169,7 +160,7 @@ func TestArenaAllocatesNothing(t *testing.T) {
 func TestSlotsAllocatesNothing(t *testing.T) {
 	s := mustSlots[entity](t, 100)
 	var sink *entity
-	wantNoAllocs(t, "Acquire+ReleaseAt", func() {
+	testenv.NoAllocs(t, "Acquire+ReleaseAt", 200, func() {
 		for {
 			if _, _, ok := s.Acquire(); !ok {
 				break
@@ -180,14 +171,14 @@ func TestSlotsAllocatesNothing(t *testing.T) {
 		s.ReleaseAt(99)
 		s.ReleaseAt(-1)
 	})
-	wantNoAllocs(t, "NextLive walk with release", func() {
+	testenv.NoAllocs(t, "NextLive walk with release", 200, func() {
 		for i := s.NextLive(0); i >= 0; i = s.NextLive(i + 1) {
 			if i%5 == 0 {
 				s.ReleaseAt(i)
 			}
 		}
 	})
-	wantNoAllocs(t, "All with release", func() {
+	testenv.NoAllocs(t, "All with release", 200, func() {
 		for i, e := range s.All() {
 			sink = e
 			if i%7 == 0 {
@@ -195,12 +186,12 @@ func TestSlotsAllocatesNothing(t *testing.T) {
 			}
 		}
 	})
-	wantNoAllocs(t, "IsLive+At+IndexOf+Stats", func() {
+	testenv.NoAllocs(t, "IsLive+At+IndexOf+Stats", 200, func() {
 		_ = s.IsLive(3)
 		sink = s.At(4)
 		_, _ = s.IndexOf(sink)
 		_ = s.Stats()
 	})
-	wantNoAllocs(t, "Reset", s.Reset)
+	testenv.NoAllocs(t, "Reset", 200, s.Reset)
 	_ = sink
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"runtime"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/flatlog"
+	"github.com/steadyframe/steadyframe/internal/scene"
+	"github.com/steadyframe/steadyframe/internal/testenv"
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
@@ -16,33 +19,26 @@ import (
 // package implements must allocate nothing; these tests and the matching
 // benchmarks are the claim.
 
-func wantNoAllocs(t *testing.T, name string, f func()) {
-	t.Helper()
-	if raceEnabled {
-		t.Skip("allocation counts are not meaningful under -race")
-	}
-	f() // warm up
-	if n := testing.AllocsPerRun(200, f); n != 0 {
-		t.Errorf("%s allocates %v times per call", name, n)
-	}
-}
-
 func TestHistNoAllocs(t *testing.T) {
 	var h hist
-	wantNoAllocs(t, "hist.Record", func() { h.Record(3 * time.Millisecond) })
+	testenv.NoAllocs(t, "hist.Record", 200, func() { h.Record(3 * time.Millisecond) })
 }
 
 func TestSeriesNoAllocs(t *testing.T) {
 	s := newSeries(64)
-	wantNoAllocs(t, "series.Offer", func() { s.Offer(sample{Live: 1}) })
+	testenv.NoAllocs(t, "series.Offer", 200, func() { s.Offer(sample{Live: 1}) })
 }
 
 func TestOccupancyLineNoAllocs(t *testing.T) {
 	for _, json := range []bool{false, true} {
-		o := newOccupancyLog(slog.New(flatlog.New(io.Discard, logFormat(json), nil)), 1024, time.Nanosecond, nil)
+		format := "text"
+		if json {
+			format = "json"
+		}
+		o := newOccupancyLog(scene.NewLogger(format, io.Discard), 1024, time.Nanosecond, nil)
 		st := descriptors.Stats{Capacity: 1024, Live: 239, Peak: 275, HighWater: 275}
 		var at time.Duration
-		wantNoAllocs(t, "occupancy line", func() {
+		testenv.NoAllocs(t, "occupancy line", 200, func() {
 			at += time.Second
 			o.Write(at, st)
 		})
@@ -52,7 +48,7 @@ func TestOccupancyLineNoAllocs(t *testing.T) {
 func TestPlainProgressNoAllocs(t *testing.T) {
 	p := newProgress(io.Discard, 1000, 0, time.Millisecond)
 	var at time.Duration
-	wantNoAllocs(t, "plain progress line", func() {
+	testenv.NoAllocs(t, "plain progress line", 200, func() {
 		at += time.Millisecond
 		p.Update(at, 10, 239, 275, true)
 	})
@@ -65,9 +61,11 @@ func TestWorkerTickNoAllocs(t *testing.T) {
 	q := mustQueue(1 << 12)
 	w := newWorker(0, &cfg, &clock{}, q, nil)
 	serial := uint64(0)
-	wantNoAllocs(t, "worker tick", func() {
+	now := time.Now()
+	testenv.NoAllocs(t, "worker tick", 200, func() {
 		serial++
-		w.tick(serial)
+		now = now.Add(time.Second / 60)
+		w.tick(serial, now)
 		for {
 			if _, ok := q.Pop(); !ok {
 				break
@@ -113,9 +111,7 @@ func BenchmarkHistRecord(b *testing.B) {
 // empties, so the first line after a collection allocates; the guard
 // forces a collection when it arms. The flat handler's buffer is its own.
 func TestFlatHandlerSurvivesGC(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are not meaningful under -race")
-	}
+	testenv.SkipUnderRace(t)
 	st := descriptors.Stats{Capacity: 1024, Live: 239, Peak: 275, HighWater: 275}
 	// Mallocs is process-wide, and right after a GC the runtime itself
 	// sometimes allocates (a new worker thread, the scavenger), so take
@@ -151,4 +147,50 @@ func mustQueue(n int) *syncs.Queue[request] {
 		panic(err)
 	}
 	return q
+}
+
+// BenchmarkProgressLine is the terminal progress line as the tool writes
+// it (appended into a reused buffer, one Write) beside the same line
+// formatted with fmt.Fprintf, as a user would otherwise write it.
+func BenchmarkProgressLine(b *testing.B) {
+	b.Run("own", func(b *testing.B) {
+		p := newProgress(io.Discard, 0, time.Minute, time.Millisecond)
+		p.term = true
+		var at time.Duration
+		b.ReportAllocs()
+		for b.Loop() {
+			at += time.Millisecond
+			p.Update(at, 1234, 239, 275, true)
+		}
+	})
+	b.Run("fmt", func(b *testing.B) {
+		var at time.Duration
+		b.ReportAllocs()
+		for b.Loop() {
+			at += time.Millisecond
+			fmt.Fprintf(io.Discard, "\rstress %3d%%  frames %8d  elapsed %6.1fs  descriptors live %4d peak %4d  guard %-8s",
+				at.Milliseconds()*100/60000, 1234, at.Seconds(), 239, 275, "ok")
+		}
+	})
+}
+
+// BenchmarkObjectsFrame is one frame of game objects: a spawn, a despawn
+// and the step that fills the frame's arena, over 128 live objects.
+func BenchmarkObjectsFrame(b *testing.B) {
+	o, err := newObjects()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var l ledger
+	for i := range 128 {
+		o.spawn(request{kind: reqSpawn, seed: uint64(i + 1)}, 1280, 720, &l)
+	}
+	seed := uint64(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		seed++
+		o.spawn(request{kind: reqSpawn, seed: seed}, 1280, 720, &l)
+		_ = o.despawn(&l)
+		_ = o.step(1.0/60, 1280, 720)
+	}
 }

@@ -1,6 +1,9 @@
 package main
 
-import "github.com/steadyframe/steadyframe/lifetime/guard"
+import (
+	"github.com/steadyframe/steadyframe/internal/scene"
+	"github.com/steadyframe/steadyframe/lifetime/guard"
+)
 
 // otoAllow tolerates oto's own allocations. Its mux (third-party code we
 // cannot change) takes every read buffer from a sync.Pool, and a GC
@@ -19,8 +22,8 @@ var otoAllow = guard.Allow{
 // guardAllow is the allowlist for the device the run uses. The offline
 // device needs none: its pull loop sleeps rather than selecting, so it
 // allocates nothing even after a GC.
-func guardAllow(snd *audio) []guard.Allow {
-	if snd.offline {
+func guardAllow(snd *scene.Audio) []guard.Allow {
+	if snd.Offline {
 		return nil
 	}
 	return []guard.Allow{otoAllow}

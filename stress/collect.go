@@ -6,22 +6,24 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/steadyframe/steadyframe/lifetime/teardown"
+	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/voices"
 )
 
 // buildReport gathers every owner's counters on the render goroutine,
-// after the workers have exited and before teardown.
-func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *report {
+// after the workers have exited and before teardown. The plays' fate is
+// known only once StopAll has run, so teardown completes the accounting.
+func (r *renderer) buildReport(snd *scene.Audio, wall time.Duration) *report {
 	cfg := r.cfg
 	g := r.guard.Report()
 	rep := &report{
 		Config: reportConfig{
-			Workers: cfg.workers, Duration: cfg.duration.String(), Frames: cfg.frames, Headless: cfg.headless,
-			Selftest: cfg.selftest, Seed: cfg.seed, Settle: cfg.settle, PlayRate: cfg.playRate, ChurnRate: cfg.churnRate,
-			Uploads: cfg.uploadsPer, UploadBytes: cfg.uploadBytes, Sprites: cfg.sprites,
+			Workers: cfg.workers, Duration: cfg.duration.String(), Frames: cfg.Frames, Headless: cfg.headless,
+			Selftest: cfg.selftest, Seed: cfg.seed, Settle: cfg.settle, MinFrames: cfg.minFrames, FPS: cfg.fps,
+			PlayRate: cfg.playRate, SpawnRate: cfg.spawnRate, ChurnRate: cfg.churnRate,
+			Uploads: cfg.uploadsPer, UploadBytes: cfg.uploadBytes, Sprites: cfg.Sprites,
 		},
-		Backend: backend, Audio: snd.name, Wall: wall.Seconds(),
+		Backend: r.scene.Backend, Audio: snd.Name, Wall: wall.Seconds(),
 		Frames: r.frame, SteadyFrames: g.Armed,
 		FrameP50: toMS(r.hist.Quantile(0.5)), FrameP99: toMS(r.hist.Quantile(0.99)),
 		FrameMax: toMS(r.hist.Max()), FrameMean: toMS(r.hist.Mean()),
@@ -30,14 +32,17 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 	for _, v := range g.Log {
 		steadyAllocs += v.Allocs
 	}
+	c := g.Cost
 	rep.Guard = guardSection{
-		Armed: g.Armed, Violations: g.Violations, Tolerated: g.Tolerated, SteadyAllocs: steadyAllocs,
-		ReportingFrames: r.gaps, ProgressAllocs: r.gapMall, GapAllocs: r.gapMall, OverheadPerFrame: toMS(g.Cost.Mean),
+		Armed: g.Armed, InWindows: g.InWindows, PerFrame: g.PerFrame,
+		Violations: g.Violations, Tolerated: g.Tolerated, SteadyAllocs: steadyAllocs,
+		Cost: costSection{Frames: c.Frames, Timed: c.Timed, Mean: toUS(c.Mean), P50: toUS(c.P50), P99: toUS(c.P99),
+			Max: toUS(c.Max), Reporting: toMS(c.Reporting)},
 	}
 	if r.window.open && r.window.mallocs >= steadyAllocs {
 		// Everything the process allocated in the steady window that was
-		// not inside a guarded frame: the progress bar's gaps and the
-		// guard's own violation reporting.
+		// not in a violating span: the guard's own reporting after flagged
+		// and tolerated spans, and tolerated third-party allocations.
 		rep.Guard.GapAllocs = r.window.mallocs - steadyAllocs
 	}
 	for _, s := range g.Sites {
@@ -56,12 +61,9 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 		LiveAfterLoad: r.liveAfterLoad,
 	}
 	if r.tex != nil {
-		t := r.tex
-		rep.Churn = churnSection{FontRebakes: t.rebakes, QualitySwaps: t.swaps, Levels: t.levels,
-			TexturesMade: t.made, TexturesFreed: t.freed}
-	}
-	for _, w := range r.workers {
-		rep.Churn.Requested += w.churn
+		t := r.tex.Stats()
+		rep.Churn = churnSection{FontRebakes: t.Rebakes, QualitySwaps: t.Swaps, Levels: t.Levels,
+			TexturesMade: t.Made, TexturesFreed: t.Freed}
 	}
 	for _, a := range r.arenas {
 		s := a.Stats()
@@ -70,13 +72,12 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 			Allocs: s.Allocs, Failures: s.Failures, FenceWaits: s.FenceWaits, FenceWait: toMS(s.WaitTime),
 		})
 	}
-	vs := snd.engine.Stats()
-	var played uint64
-	for _, w := range r.workers {
-		played += w.plays
-	}
+	ps, as := r.objects.pool.Stats(), r.objects.visible.Stats()
+	rep.Objects = objectSection{Budget: ps.Capacity, Live: ps.InUse, Peak: ps.PeakInUse, HighWater: ps.HighWater,
+		Created: ps.TotalCreated, Refused: ps.Refused, ArenaPeak: as.PeakInUse}
+	vs := snd.Engine.Stats()
 	rep.Voices = voiceSection{
-		Active: vs.Active, Peak: vs.Peak, Capacity: vs.MaxVoices, Played: played, Refused: vs.Refusals,
+		Active: vs.Active, Peak: vs.Peak, Capacity: vs.MaxVoices, Refused: vs.Refusals,
 		Stolen: vs.Steals, QueueFull: vs.QueueFull, Underruns: vs.Underruns, MixMax: toMS(vs.MixMax),
 	}
 	peak := uint64(r.reqs.Peak())
@@ -84,76 +85,40 @@ func (r *renderer) buildReport(snd *audio, backend string, wall time.Duration) *
 		{Name: "render", Capacity: r.reqs.Cap(), Peak: &peak, Full: r.reqs.Full()},
 		{Name: "voices", Capacity: voices.DefaultQueueSize, Full: vs.QueueFull},
 	}
-	fs := r.frames.Stats()
+	fs := r.scene.Clock.Stats()
 	rep.Barriers = barrierSection{FenceWaits: fs.Waits, FenceWait: toMS(fs.WaitTime)}
 	return rep
 }
 
-// teardown runs the explicit shutdown order through teardown.Plan and
-// records each stage. The order is the reference's two lessons: voices stop
-// before the sound memory they read is released, and the frames drain
-// before the GL objects they may still read are deleted.
-func (o *outcome) teardown(r *renderer, gpu *gpuSide, snd *audio, logger *slog.Logger) {
-	td := teardown.New(logger)
-	var stopAll, drain time.Duration
-	add := func(name string, fn func() error, after ...string) {
-		if err := td.Add(name, fn, after...); err != nil {
-			o.errs = append(o.errs, err)
-		}
-	}
-	add("voices-stopall", func() error {
-		t := time.Now()
-		err := snd.stopAll()
-		stopAll = time.Since(t)
-		return err
-	})
-	add("sound-memory", snd.releaseBanks, "voices-stopall")
-	add("audio-device", snd.close, "sound-memory")
-	add("textures-free", func() error {
-		if r.tex != nil {
-			r.tex.releaseAll()
-			return r.tex.firstErr
-		}
-		return nil
-	})
-	// Draining the clock reclaims every freed slot (deleting its texture);
-	// the heap and the Set refuse to close before it, and the clock
-	// refuses to close before them.
-	add("frames-drain", func() error {
-		t := time.Now()
-		err := r.frames.Drain()
-		drain = time.Since(t)
-		return err
-	}, "textures-free")
-	add("descriptors-close", r.tx.Close, "frames-drain")
-	add("upload-unmap", r.set.Close, "frames-drain")
-	add("frames-close", r.frames.Close, "descriptors-close", "upload-unmap")
-	if gpu.closeGL != nil {
-		add("gl-context", gpu.closeGL, "frames-close")
-	}
-	for _, u := range [][2]string{
-		{"voices-stopall", "sound-memory"},
-		{"frames-drain", "descriptors-close"},
-		{"frames-drain", "upload-unmap"},
-		{"descriptors-close", "frames-close"},
-		{"upload-unmap", "frames-close"},
-	} {
-		if err := td.Uses(u[0], u[1]); err != nil {
-			o.errs = append(o.errs, err)
-		}
-	}
-	if err := td.Run(); err != nil {
+// teardown runs the scene's shutdown plan (scene.Plan) and records each
+// stage, then settles the accounting: only after StopAll is every play
+// the engine accepted either started or dropped.
+func (o *outcome) teardown(r *renderer, snd *scene.Audio, logger *slog.Logger) {
+	// The mixer's refusals so far are plays it dropped under steal; those
+	// StopAll adds are plays it cancelled at exit.
+	before := snd.Engine.Stats().Refusals
+	td, err := scene.Plan(logger, snd, r.scene, r.tex)
+	if err != nil {
 		o.errs = append(o.errs, err)
-	}
-	for _, s := range td.Results() {
-		st := stageSection{Name: s.Name, Duration: toMS(s.Duration)}
-		if s.Err != nil {
-			st.Err = oneLine(s.Err)
+	} else {
+		if err := td.Run(); err != nil {
+			o.errs = append(o.errs, err)
 		}
-		o.report.Teardown = append(o.report.Teardown, st)
+		for _, s := range td.Results() {
+			st := stageSection{Name: s.Name, Duration: toMS(s.Duration)}
+			if s.Err != nil {
+				st.Err = oneLine(s.Err)
+			}
+			o.report.Teardown = append(o.report.Teardown, st)
+			switch s.Name {
+			case scene.StageStopAll:
+				o.report.Barriers.StopAll = toMS(s.Duration)
+			case scene.StageDrain:
+				o.report.Barriers.Drain = toMS(s.Duration)
+			}
+		}
 	}
-	o.report.Barriers.StopAll = toMS(stopAll)
-	o.report.Barriers.Drain = toMS(drain)
+	o.account(r, before, snd.Engine.Stats().Refusals)
 	if r.err != nil {
 		o.errs = append(o.errs, r.err)
 	}
@@ -162,7 +127,56 @@ func (o *outcome) teardown(r *renderer, gpu *gpuSide, snd *audio, logger *slog.L
 			o.errs = append(o.errs, fmt.Errorf("stress: worker %d: %d play requests failed, the first: %w", w.id, w.playErrs, w.playErr))
 		}
 	}
-	if err := snd.engine.Err(); err != nil && snd.name == "oto" {
+	if err := snd.Engine.Err(); err != nil && snd.Name == "oto" {
 		o.errs = append(o.errs, fmt.Errorf("stress: audio device: %w", err))
 	}
+}
+
+// account sums the workers' and the render goroutine's ledgers, settles
+// the plays from the engine's refusal counts before and after teardown,
+// writes the report's request lines, and fails the run on any kind whose
+// terms do not sum to what was issued.
+//
+// The engine's Refusals count the plays it refused at the call with
+// ErrNoVoice (the workers counted those) and the plays the mixer dropped
+// after accepting them: under steal with no voice to steal, and, once
+// StopAll has marked the queue, every play still queued. So what the
+// mixer dropped is Refusals less the workers' ErrNoVoice count, and the
+// plays it started are the accepted ones less those.
+func (o *outcome) account(r *renderer, refusedBefore, refusedAfter uint64) {
+	var l ledger
+	var accepted, noVoice uint64
+	for _, w := range r.workers {
+		l.add(&w.ledger)
+		accepted += w.accepted
+		noVoice += w.noVoice
+	}
+	l.add(&r.ledger)
+	play := &l[reqPlay]
+	stolen, cancelled := sub(refusedBefore, noVoice), sub(refusedAfter, refusedBefore)
+	play.Refused += stolen
+	play.Dropped += cancelled
+	// A negative remainder would be the engine refusing plays the workers
+	// never saw accepted; leave Applied short, so the check reports it.
+	play.Applied = sub(accepted, stolen+cancelled)
+	o.report.Voices.Played = play.Applied
+	o.report.Requests = o.report.Requests[:0]
+	for k := reqUpload; k < kindCount; k++ {
+		t := l[k]
+		o.report.Requests = append(o.report.Requests, requestSection{
+			Kind: kindNames[k], Issued: t.Issued, Applied: t.Applied, Merged: t.Merged, Refused: t.Refused,
+			DroppedAtExit: t.Dropped, Balanced: t.accounted() == t.Issued,
+		})
+	}
+	if err := l.check(); err != nil {
+		o.errs = append(o.errs, err)
+	}
+}
+
+// sub is a - b, or 0 when b is larger.
+func sub(a, b uint64) uint64 {
+	if b > a {
+		return 0
+	}
+	return a - b
 }

@@ -35,6 +35,9 @@ func TestConfigValidation(t *testing.T) {
 		{[]string{"-uploads", "5000"}, "-uploads 5000"},
 		{[]string{"-upload-bytes", "0"}, "-upload-bytes 0"},
 		{[]string{"-sprites", "9000"}, "-sprites 9000"},
+		{[]string{"-sprites", "0"}, "-sprites 0"},
+		{[]string{"-min-frames", "0"}, "-min-frames 0"},
+		{[]string{"-spawn-rate", "-2"}, "-spawn-rate -2"},
 		{[]string{"-fps", "-1"}, "-fps -1"},
 		{[]string{"-workers", "four"}, "invalid value"},
 		{[]string{"-bogus"}, "not defined"},
@@ -52,8 +55,8 @@ func TestConfigValidation(t *testing.T) {
 
 func TestDurationDefaults(t *testing.T) {
 	c, err := parseConfig(nil, io.Discard)
-	if err != nil || c.duration != defaultDuration || c.frames != 0 {
-		t.Errorf("no flags: duration %v frames %d (%v)", c.duration, c.frames, err)
+	if err != nil || c.duration != defaultDuration || c.Frames != 0 {
+		t.Errorf("no flags: duration %v frames %d (%v)", c.duration, c.Frames, err)
 	}
 	c, err = parseConfig([]string{"-frames", "900"}, io.Discard)
 	if err != nil || c.duration != 0 {
@@ -80,5 +83,12 @@ func TestBadFlagsExitTwo(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"-h"}, &out, &errOut); code != exitPass || !strings.Contains(errOut.String(), "-workers") {
 		t.Errorf("-h: exit %d, usage %q", code, errOut.String())
+	}
+	// -h documents every exit status, the too-few-frames rule among them.
+	for _, want := range []string{"-min-frames", "Exit status", "\n  4  no verdict: fewer than -min-frames guarded frames",
+		"\n  5  interrupted by SIGINT or SIGTERM", "\n  6  a second SIGINT or SIGTERM"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("-h lacks %q:\n%s", want, errOut.String())
+		}
 	}
 }

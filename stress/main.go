@@ -6,19 +6,27 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/steadyframe/steadyframe/lifetime/guard"
 )
 
-// Exit statuses. A usage error never panics; every non-zero status comes
-// with one line on stderr saying why.
+// Exit statuses (exitHelp spells them out in -h). A usage error never
+// panics; every non-zero status comes with one line on stderr saying why.
 const (
-	exitPass      = 0
-	exitViolation = 1 // a steady frame allocated, or an owner failed
-	exitUsage     = 2 // bad flags
-	exitHarness   = 3 // the harness could not run, or -selftest went uncaught
+	exitPass        = 0
+	exitViolation   = 1 // a steady frame allocated, an owner failed, or the request accounting did not balance
+	exitUsage       = 2 // bad flags
+	exitHarness     = 3 // the harness could not run, or -selftest went uncaught
+	exitTooFew      = 4 // fewer guarded frames than -min-frames: no verdict
+	exitInterrupted = 5 // SIGINT or SIGTERM: stopped, torn down, partial report written
+	exitKilled      = 6 // a second signal during shutdown: exited at once
 )
 
 // GLFW must be initialised on the main OS thread, and the render
@@ -56,3 +64,179 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // oneLine folds a joined error onto one line for the final reason.
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+// outcome is what the run found, and the exit status it earns.
+type outcome struct {
+	report *report
+	guard  guard.Report
+	// verdict is the guard's Verdict: nil, ErrAllocation or ErrFrameOrder
+	// (a definite failure), or ErrTooFewFrames (no verdict).
+	verdict     error
+	interrupted string // the first signal's name; "" when none came
+	poked       bool
+	pokeFrame   uint64
+	errs        []error
+	caught      bool   // -selftest: the guard named the poke
+	pokeSite    string // how the guard named it
+}
+
+// tooFew reports whether the guard checked too few frames for a verdict
+// (and found nothing definite).
+func (o *outcome) tooFew() bool { return errors.Is(o.verdict, guard.ErrTooFewFrames) }
+
+// violated reports whether the guard found an allocation or misuse.
+func (o *outcome) violated() bool { return o.verdict != nil && !o.tooFew() }
+
+// finish sets the report's verdict line. A definite failure (a steady
+// frame allocated, an owner failed, the accounting did not balance)
+// stands even in an interrupted or short run; otherwise an interrupted
+// run is marked so, and a run that guarded fewer than -min-frames frames
+// has no verdict.
+func (o *outcome) finish() {
+	for _, s := range o.guard.Sites {
+		if isSelftestSite(s.Function) {
+			o.caught, o.pokeSite = true, s.String()
+		}
+	}
+	o.report.Guard.SelftestCaught = o.caught
+	o.report.Errors = o.report.Errors[:0]
+	for _, e := range o.errs {
+		o.report.Errors = append(o.report.Errors, oneLine(e))
+	}
+	checked := o.report.Guard.Armed
+	switch {
+	case o.violated():
+		o.report.Verdict = "FAIL: steady-state allocation: " + o.verdict.Error()
+	case len(o.errs) > 0:
+		o.report.Verdict = "FAIL: " + oneLine(errors.Join(o.errs...))
+	case o.interrupted != "":
+		o.report.Verdict = fmt.Sprintf("INTERRUPTED by %s after %d frames: partial report; no allocation in the %d guarded frames so far",
+			o.interrupted, o.report.Frames, checked)
+	case o.tooFew():
+		o.report.Verdict = "FAIL: no verdict: " + o.verdict.Error()
+	default:
+		o.report.Verdict = fmt.Sprintf("PASS: no allocation in %d steady frames (at least %d required), every request accounted",
+			checked, o.report.Config.MinFrames)
+	}
+}
+
+// exit prints the one-line reason and returns the status.
+func (o *outcome) exit(cfg *config, stderr io.Writer) int {
+	if cfg.selftest {
+		switch {
+		case !o.poked && o.interrupted != "":
+			fmt.Fprintf(stderr, "stress: %s\n", o.report.Verdict)
+			return exitInterrupted
+		case !o.poked:
+			fmt.Fprintf(stderr, "stress: FAIL: -selftest: the run ended before frame %d, where the allocation was to be injected\n", o.pokeFrame)
+			return exitHarness
+		case !o.caught:
+			fmt.Fprintf(stderr, "stress: FAIL: -selftest: the allocation injected in frame %d (%s) was not caught; the guard proves nothing\n", o.pokeFrame, selftestName)
+			return exitHarness
+		}
+		fmt.Fprintf(stderr, "stress: selftest: the guard caught the allocation injected in frame %d and named %s; failing the run as it must\n", o.pokeFrame, selftestName)
+		line := fmt.Sprintf("stress: FAIL: steady-state allocation at %s in frame %d, injected by -selftest and caught", o.pokeSite, o.pokeFrame)
+		if others := o.guard.Violations - 1; others > 0 {
+			line += fmt.Sprintf("; %d other violating spans, the first: %v", others, o.verdict)
+		}
+		fmt.Fprintln(stderr, line)
+		return exitViolation
+	}
+	switch {
+	case o.report.passed():
+		return exitPass
+	case o.violated() || len(o.errs) > 0:
+		fmt.Fprintf(stderr, "stress: %s\n", o.report.Verdict)
+		return exitViolation
+	case o.interrupted != "":
+		fmt.Fprintf(stderr, "stress: %s\n", o.report.Verdict)
+		return exitInterrupted
+	default:
+		fmt.Fprintf(stderr, "stress: %s\n", o.report.Verdict)
+		return exitTooFew
+	}
+}
+
+// interrupts turns SIGINT and SIGTERM into an orderly stop. The first
+// signal only sets a flag, which the render loop and its pacing read
+// every frame (an atomic load); the run then stops, tears down in the
+// logged order, and writes its report marked interrupted (exit status
+// exitInterrupted). A second signal means the shutdown itself is not
+// wanted, or is stuck: the process exits at once with exitKilled, without
+// teardown or report. A first signal that comes after the last frame
+// marks nothing (the run is complete); the next one exits.
+//
+// One goroutine watches, started and ready before the first frame (a
+// goroutine started inside a guarded frame is a violation). It polls the
+// signal channel without blocking and sleeps between polls, like the
+// workers: a goroutine blocked on a channel borrows a sudog, which the
+// runtime may have to allocate, inside a guarded frame, whenever it blocks
+// again; one asleep on its own timer allocates nothing.
+type interrupts struct {
+	ch       chan os.Signal
+	first    atomic.Int32 // the first signal's number; 0 while none came
+	stopping atomic.Bool
+	stderr   io.Writer
+	exit     func(code int)
+}
+
+// signalPoll is how often the watcher looks for a signal.
+const signalPoll = 10 * time.Millisecond
+
+// catchInterrupts starts watching for SIGINT and SIGTERM; the watcher
+// calls ready.Done once it can no longer allocate. exit ends the process
+// on a second signal (os.Exit outside tests).
+func catchInterrupts(stderr io.Writer, exit func(int), ready *sync.WaitGroup) *interrupts {
+	s := &interrupts{ch: make(chan os.Signal, 2), stderr: stderr, exit: exit}
+	signal.Notify(s.ch, syscall.SIGINT, syscall.SIGTERM)
+	ready.Add(1)
+	go s.watch(ready)
+	return s
+}
+
+func (s *interrupts) watch(ready *sync.WaitGroup) {
+	// The first time.Sleep of a goroutine allocates its runtime timer.
+	time.Sleep(time.Nanosecond)
+	ready.Done()
+	for !s.stopping.Load() {
+		select {
+		case sig := <-s.ch:
+			n := sig.(syscall.Signal)
+			if s.first.CompareAndSwap(0, int32(n)) {
+				continue
+			}
+			fmt.Fprintf(s.stderr, "stress: FAIL: second signal (%s) during shutdown: exiting at once, without teardown or report\n", signalName(n))
+			s.exit(exitKilled)
+			return
+		default:
+		}
+		time.Sleep(signalPoll)
+	}
+}
+
+// caught returns the first signal's name, or "" while none has come. It
+// does not allocate.
+func (s *interrupts) caught() string {
+	n := s.first.Load()
+	if n == 0 {
+		return ""
+	}
+	return signalName(syscall.Signal(n))
+}
+
+// stop restores the default handling and ends the watcher: the run and
+// its report are done.
+func (s *interrupts) stop() {
+	signal.Stop(s.ch)
+	s.stopping.Store(true)
+}
+
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,38 +38,117 @@ func TestMain(m *testing.M) {
 type childResult struct {
 	code           int
 	stdout, stderr string
+	took           time.Duration
 }
 
-// runChild runs the stress tool with args, bounded by limit.
-func runChild(t *testing.T, limit time.Duration, args ...string) childResult {
+// child is a running stress tool: its output so far can be read while it
+// runs, and it can be sent signals.
+type child struct {
+	t      *testing.T
+	args   []string
+	cmd    *exec.Cmd
+	stdout *syncBuffer // nil when stdout went elsewhere
+	stderr *syncBuffer
+	start  time.Time
+	done   chan error
+}
+
+// startChild starts the stress tool with args; its stdout goes to stdout,
+// or into a buffer when stdout is nil.
+func startChild(t *testing.T, stdout *os.File, args ...string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1", argsEnv+"="+strings.Join(args, "\x1f"))
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
+	c := &child{t: t, args: args, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	c.cmd = exec.Command(os.Args[0], "-test.run=^$")
+	c.cmd.Env = append(os.Environ(), childEnv+"=1", argsEnv+"="+strings.Join(args, "\x1f"))
+	if stdout != nil {
+		c.cmd.Stdout = stdout
+	} else {
+		c.stdout = &syncBuffer{}
+		c.cmd.Stdout = c.stdout
+	}
+	c.cmd.Stderr = c.stderr
+	c.start = time.Now()
+	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { c.done <- c.cmd.Wait() }()
+	return c
+}
+
+// wait waits for the child to exit, killing it and failing the test after
+// limit.
+func (c *child) wait(limit time.Duration) childResult {
+	c.t.Helper()
 	var err error
 	select {
-	case err = <-done:
+	case err = <-c.done:
 	case <-time.After(limit):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("stress %v did not finish within %v; stderr:\n%s", args, limit, tail(errOut.String(), 40))
+		_ = c.cmd.Process.Kill()
+		<-c.done
+		c.t.Fatalf("stress %v did not finish within %v; stderr:\n%s", c.args, limit, tail(c.stderr.String(), 40))
 	}
-	res := childResult{stdout: out.String(), stderr: errOut.String()}
+	res := childResult{stderr: c.stderr.String(), took: time.Since(c.start)}
+	if c.stdout != nil {
+		res.stdout = c.stdout.String()
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
 	case errors.As(err, &exit):
 		res.code = exit.ExitCode()
 	default:
-		t.Fatal(err)
+		c.t.Fatal(err)
 	}
 	return res
+}
+
+// waitFor polls until cond holds on the output so far, failing the test
+// if the child exits first or limit passes.
+func (c *child) waitFor(what string, limit time.Duration, cond func(stdout, stderr string) bool) {
+	c.t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		out := ""
+		if c.stdout != nil {
+			out = c.stdout.String()
+		}
+		if cond(out, c.stderr.String()) {
+			return
+		}
+		select {
+		case err := <-c.done:
+			c.t.Fatalf("stress exited (%v) before %s; stderr:\n%s", err, what, tail(c.stderr.String(), 30))
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			_ = c.cmd.Process.Kill()
+			c.t.Fatalf("no %s within %v; stderr:\n%s", what, limit, tail(c.stderr.String(), 30))
+		}
+	}
+}
+
+// runChild runs the stress tool with args, bounded by limit.
+func runChild(t *testing.T, limit time.Duration, args ...string) childResult {
+	t.Helper()
+	return startChild(t, nil, args...).wait(limit)
+}
+
+// syncBuffer is a bytes.Buffer safe to read while a child writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // tail returns the last n lines of s, for failure messages.

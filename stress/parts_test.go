@@ -80,8 +80,8 @@ func TestSeriesHalvesKeepingPeaks(t *testing.T) {
 func TestPlainProgressLine(t *testing.T) {
 	var b bytes.Buffer
 	p := newProgress(&b, 400, 0, time.Second)
-	if p.needsGap() {
-		t.Fatal("a buffer is not a terminal, but the bar was chosen")
+	if p.term {
+		t.Fatal("a buffer is not a terminal, but the terminal line was chosen")
 	}
 	if p.Due(500*time.Millisecond) || !p.Due(time.Second) {
 		t.Error("Due ignores the interval")
@@ -122,10 +122,16 @@ func TestPlotIsWellFormedSVG(t *testing.T) {
 }
 
 func TestReportText(t *testing.T) {
-	r := &report{Verdict: "PASS: no allocation in 10 steady frames", Upload: []arenaSection{{Name: "sprites"}}}
+	r := &report{Verdict: "PASS: no allocation in 10 steady frames", Upload: []arenaSection{{Name: "sprites"}},
+		Guard: guardSection{Cost: costSection{Mean: 0.31, P99: 7.9}},
+		Requests: []requestSection{{Kind: "upload", Issued: 10, Applied: 7, Merged: 1, Refused: 1, DroppedAtExit: 1, Balanced: true},
+			{Kind: "play", Issued: 5, Applied: 1, Balanced: false}}}
 	var b bytes.Buffer
 	r.writeText(&b)
-	for _, want := range []string{"steadyframe stress report", "verdict    PASS", "upload     sprites"} {
+	for _, want := range []string{"steadyframe stress report", "verdict    PASS", "upload     sprites",
+		"guard cost per frame: mean 0.31 µs, p50 0.00 µs, p99 7.90 µs",
+		"requests   upload       issued      10 = applied       7 + merged     1 + refused     1 + dropped at exit    1  ok",
+		"requests   play         issued       5 = applied       1 + merged     0 + refused     0 + dropped at exit    0  MISMATCH"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}

@@ -11,43 +11,35 @@ import (
 	"github.com/steadyframe/steadyframe/internal/quads"
 	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/sprites"
-	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/lifetime/guard"
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
 	"github.com/steadyframe/steadyframe/upload"
 )
 
-// display is the window side of the render goroutine: nil when headless.
-type display interface {
-	// Size returns the framebuffer size in pixels.
-	Size() (w, h int)
-	// Draw clears the frame and draws runs, whose vertices start at offset
-	// in the upload buffer. It does not allocate.
-	Draw(offset int, runs []quads.Run)
-	// Present swaps buffers and polls window events; it reports false once
-	// the user closed the window.
-	Present() bool
-}
+// pacePoll bounds one pacing sleep, so that a slow -fps still notices a
+// signal within this long; the -duration deadline is slept to exactly.
+const pacePoll = 50 * time.Millisecond
 
-// renderer is the render goroutine's state: it owns the frame clock, the
-// upload Set and the descriptor heap with the textures that follow it,
-// and the guard; it drains the workers' queue once per frame. Nothing here
-// is safe for concurrent use; workers reach it only through reqs.
+// renderer is the render goroutine's state: it owns the scene's Render
+// (the frame clock, the upload Set and the descriptor heap that follow
+// it), the textures, the game objects and the guard, and drains the
+// workers' queue once per frame. Nothing here is safe for concurrent use;
+// workers reach it only through reqs.
 type renderer struct {
 	cfg     *config
 	log     *slog.Logger
-	frames  *frame.Clock
-	set     *upload.Set
+	scene   *scene.Render
 	arenas  []*upload.Arena
 	heap    *descriptors.Heap
-	tx      texturer
-	tex     *textures
-	disp    display
+	win     *scene.Window // nil headless
+	tex     *scene.Textures
+	objects *objects
 	guard   *guard.Guard
 	reqs    *syncs.Queue[request]
 	workers []*worker
 	clock   clock
-	churn   churnState
+	churn   churn
+	sig     *interrupts
 	batch   *quads.Writer
 	sprites *sprites.Sim
 	// spriteTex picks sprite i's texture; made once so passing it to
@@ -57,8 +49,12 @@ type renderer struct {
 	prog      *progress
 	series    *series
 	hist      hist
+	// ledger is what became of the requests the render goroutine took
+	// from the queue.
+	ledger ledger
 
 	start       time.Time
+	deadline    time.Time // zero without -duration
 	nextFrame   time.Time
 	frame       uint64 // frames begun, equal to the guard's frame count
 	armedFrom   uint64 // first frame the guard checks
@@ -69,11 +65,10 @@ type renderer struct {
 	// level, for the report.
 	liveAfterLoad int
 	err           error // first owner error; the run stops on it
+	verdict       error // the guard's Verdict once the frames are done
 
 	window  steadyWindow
 	metrics []metrics.Sample
-	gaps    uint64 // reporting gaps taken
-	gapMall uint64 // allocations measured inside them
 	ms      runtime.MemStats
 }
 
@@ -93,33 +88,36 @@ func (r *renderer) fail(err error) {
 	}
 }
 
-// loop runs frames until the frame or time limit, a closed window, or an
-// owner error.
+// stopping reports whether the run must end now: a signal came, or the
+// -duration deadline has passed.
+func (r *renderer) stopping(now time.Time) bool {
+	return r.sig.caught() != "" || (!r.deadline.IsZero() && !now.Before(r.deadline))
+}
+
+// loop runs frames until the frame or time limit, a closed window, a
+// signal or an owner error, then takes the guard's verdict.
 func (r *renderer) loop() {
 	// A goroutine's first time.Sleep allocates its runtime timer. Pacing
 	// may not sleep until a frame is fast enough, which under load can be
 	// after the guard has armed, so sleep once now, while loading.
 	time.Sleep(time.Nanosecond)
 	r.start = time.Now()
+	if r.cfg.duration > 0 {
+		r.deadline = r.start.Add(r.cfg.duration)
+	}
 	r.nextFrame = r.start
-	for r.err == nil {
-		elapsed := time.Since(r.start)
-		if r.cfg.frames > 0 && r.frame >= uint64(r.cfg.frames) {
-			break
-		}
-		if r.cfg.duration > 0 && elapsed >= r.cfg.duration {
+	for r.err == nil && !r.stopping(time.Now()) {
+		if r.cfg.Frames > 0 && r.frame >= uint64(r.cfg.Frames) {
 			break
 		}
 		if !r.step() {
 			break
 		}
-		if r.prog.needsGap() && r.prog.Due(time.Since(r.start)) {
-			r.reportingGap()
-		}
 	}
-	// The guard counts windows of frames; check the last, partly filled
-	// one now, before anything after the loop runs inside it.
-	r.guard.CloseWindow()
+	// The guard counts windows of frames; Verdict checks the last,
+	// partly filled one now, before anything after the loop runs inside
+	// it, and says whether enough frames were guarded.
+	r.verdict = r.guard.Verdict()
 	r.closeWindow()
 }
 
@@ -132,8 +130,7 @@ func (r *renderer) step() bool {
 	t0 := time.Now()
 	open := r.frameBody()
 	d := time.Since(t0)
-	armed := r.frame >= r.armedFrom
-	if armed {
+	if r.frame >= r.armedFrom {
 		r.hist.Record(d)
 	}
 	r.guard.EndFrame()
@@ -145,13 +142,23 @@ func (r *renderer) step() bool {
 
 // pace waits for the frame's start time: a game presents at its display
 // rate, and the workers run their ticks meanwhile, inside the guarded
-// frame. With -fps 0 the loop runs flat out.
+// frame. With -fps 0 the loop runs flat out. The wait ends early at the
+// -duration deadline or a signal, however slow the pacing: the frame then
+// runs at once and the loop ends after it.
 func (r *renderer) pace() {
 	if r.cfg.fps <= 0 {
 		return
 	}
-	if wait := time.Until(r.nextFrame); wait > 0 {
-		time.Sleep(wait)
+	for {
+		now := time.Now()
+		wait := r.nextFrame.Sub(now)
+		if wait <= 0 || r.stopping(now) {
+			break
+		}
+		if !r.deadline.IsZero() {
+			wait = min(wait, r.deadline.Sub(now))
+		}
+		time.Sleep(min(wait, pacePoll))
 	}
 	r.nextFrame = r.nextFrame.Add(time.Duration(float64(time.Second) / r.cfg.fps))
 	if now := time.Now(); r.nextFrame.Before(now.Add(-100 * time.Millisecond)) {
@@ -163,7 +170,7 @@ func (r *renderer) pace() {
 func (r *renderer) frameBody() bool {
 	// The clock reclaims the heap's slots whose frames completed, then
 	// opens the arenas and the frame.
-	serial, err := r.frames.BeginFrame()
+	serial, err := r.scene.Clock.BeginFrame()
 	if err != nil {
 		r.fail(fmt.Errorf("stress: frame %d: %w", r.frame, err))
 		return false
@@ -171,7 +178,7 @@ func (r *renderer) frameBody() bool {
 	if r.tex == nil {
 		// The first frame loads the level: before the guard arms, like a
 		// game's loading screen.
-		t, err := newTextures(r.tx)
+		t, err := scene.NewTextures(r.scene.Tex, r.heap, 2)
 		if err != nil {
 			r.fail(err)
 			return false
@@ -180,16 +187,14 @@ func (r *renderer) frameBody() bool {
 		r.liveAfterLoad = r.heap.Stats().Live
 	}
 	r.drain()
-	r.applyChurn()
+	if err := r.churn.apply(r.tex, r.frame, r.scene.Clock.InFlight(), &r.ledger); err != nil {
+		r.fail(fmt.Errorf("stress: texture churn: %w", err))
+	}
 	if r.frame == r.pokeFrame {
 		selftestPoke()
 		r.poked = true
 	}
-	offset, runs := r.drawSprites()
-	open := true
-	if r.disp != nil {
-		r.disp.Draw(offset, runs)
-	}
+	r.draw()
 	st := r.heap.Stats()
 	r.pendingPeak = max(r.pendingPeak, st.Pending)
 	elapsed := time.Since(r.start)
@@ -200,28 +205,22 @@ func (r *renderer) frameBody() bool {
 	if r.occ.Due(elapsed) || warm {
 		r.occ.Write(elapsed, st)
 	}
-	if !r.prog.needsGap() && (r.prog.Due(elapsed) || warm) {
-		r.prog.Update(elapsed, r.frame, st.Live, st.Peak, r.guardOK())
+	if r.prog.Due(elapsed) || warm {
+		r.prog.Update(elapsed, r.frame, st.Live, st.Peak, r.guard.Err() == nil)
 	}
 	r.series.Offer(r.sample(elapsed, serial, st))
-	if err := r.frames.EndFrame(); err != nil {
+	if err := r.scene.Clock.EndFrame(); err != nil {
 		r.fail(fmt.Errorf("stress: frame %d: %w", r.frame, err))
 	}
-	if r.disp != nil {
-		open = r.disp.Present()
+	open := true
+	if r.win != nil {
+		open = r.win.Present()
 	}
 	// A worker still busy with the last frame skips this one and catches
 	// up on its rates from the elapsed time.
 	r.clock.serial.Store(serial)
-	if r.tex.firstErr != nil {
-		r.fail(fmt.Errorf("stress: texture churn: %w", r.tex.firstErr))
-	}
 	return open
 }
-
-// guardOK reads the guard's verdict so far without allocating (Report
-// copies its logs, so it is called only after the run).
-func (r *renderer) guardOK() bool { return r.guard.Err() == nil }
 
 func (r *renderer) sample(elapsed time.Duration, serial uint64, st descriptors.Stats) sample {
 	s := sample{At: elapsed, Frame: serial, Live: st.Live, Pending: st.Pending, HighWater: st.HighWater}
@@ -234,6 +233,7 @@ func (r *renderer) sample(elapsed time.Duration, serial uint64, st descriptors.S
 // drain applies every request the workers have queued, in order. It takes
 // at most one queue's worth, so producers cannot keep it here forever.
 func (r *renderer) drain() {
+	w, h := r.area()
 	for range r.reqs.Cap() {
 		q, ok := r.reqs.Pop()
 		if !ok {
@@ -242,69 +242,73 @@ func (r *renderer) drain() {
 		switch q.kind {
 		case reqUpload:
 			r.upload(q)
-		case reqRebake:
-			r.churn.rebakeScale = int(q.size)
-		case reqSwap:
-			r.churn.swaps++
-		case reqLevel:
-			r.churn.level = true
+		case reqSpawn:
+			r.objects.spawn(q, w, h, &r.ledger)
+		case reqDespawn:
+			r.fail(r.objects.despawn(&r.ledger))
+		default:
+			r.churn.request(q, &r.ledger)
 		}
 	}
 }
 
-// churnState holds texture churn the workers asked for and the frame has
-// not applied yet. A game resizes, swaps quality and changes level one
-// event at a time, and lets a level's freed slots retire before it loads
-// the next, so the render goroutine applies at most one event of each
-// kind per frame and one level transition per frames-in-flight window.
-// That bounds the slots pending retirement well below the heap's 75%
-// warning, whose log line would allocate.
-type churnState struct {
-	rebakeScale int // 0: none wanted
-	swaps       int
-	level       bool
-	lastLevel   uint64 // frame of the last transition
-}
-
-func (r *renderer) applyChurn() {
-	c := &r.churn
-	if c.rebakeScale != 0 {
-		if err := r.tex.bakeFont(c.rebakeScale); err != nil {
-			r.fail(err)
+// dropQueued counts every request still queued when the run ends as
+// dropped at exit, with the churn still waiting. The workers have stopped.
+func (r *renderer) dropQueued() {
+	for {
+		q, ok := r.reqs.Pop()
+		if !ok {
+			break
 		}
-		c.rebakeScale = 0
+		r.ledger[q.kind].Dropped++
 	}
-	if c.swaps > 0 {
-		r.tex.swapQuality()
-		c.swaps--
-	}
-	if c.level {
-		if r.frame > c.lastLevel+uint64(r.frames.InFlight()) {
-			r.tex.transition()
-			c.level, c.lastLevel = false, r.frame
-		}
-	}
+	r.churn.abandon(&r.ledger)
 }
 
 // upload copies one request's data into its arena, as a renderer copies a
-// worker's constants or particle state for the GPU.
+// worker's constants or particle state for the GPU. A full arena refuses
+// and counts the failure itself (the report's upload failures), as a
+// frame's overflowing upload would.
 func (r *renderer) upload(q request) {
 	k := int(q.arena) % arenaCount
-	// A full arena refuses and counts the failure itself (the report's
-	// upload failures), as a frame's overflowing upload would.
 	if _, view, err := r.arenas[k].Alloc(int(q.size), 16); err == nil {
-		pattern(view, q.seed)
+		scene.Fill(view, q.seed)
+		r.ledger[reqUpload].Applied++
+	} else {
+		r.ledger[reqUpload].Refused++
 	}
 }
 
-// drawSprites moves the sprites and streams their quads through the
-// sprites arena. It returns the arena offset and the draw runs.
-func (r *renderer) drawSprites() (int, []quads.Run) {
-	n := r.sprites.Len()
-	if n == 0 {
-		return 0, nil
+// draw moves the sprites and the objects and streams their quads through
+// the sprites arena, then, in a window, draws them.
+func (r *renderer) draw() {
+	w, h := r.area()
+	spriteOff, spriteRuns := r.drawSprites(w, h)
+	if err := r.objects.step(1.0/60, w, h); err != nil {
+		r.fail(err)
 	}
-	off, view, err := r.arenas[scene.ArenaSprites].Alloc(n*quads.QuadBytes, 16)
+	var objOff int
+	var objRuns []quads.Run
+	if n := r.objects.visible.Len(); n > 0 {
+		off, view, err := r.arenas[scene.ArenaSprites].Alloc(n*quads.QuadBytes, 16)
+		if err == nil {
+			objOff = off
+			if objRuns, err = r.objects.write(view, r.scene.Tex.Name(r.tex.White())); err != nil {
+				r.fail(err)
+			}
+		}
+	}
+	if r.win != nil {
+		r.win.Clear(0.08, 0.09, 0.12)
+		r.win.Draw(spriteOff, spriteRuns)
+		r.win.Draw(objOff, objRuns)
+	}
+}
+
+// drawSprites moves the sprites on a w×h playfield and writes their quads
+// into the sprites arena. It returns the arena offset and the draw runs.
+func (r *renderer) drawSprites(w, h float32) (int, []quads.Run) {
+	off, view, err := r.arenas[scene.ArenaSprites].Alloc(r.sprites.Len()*quads.QuadBytes, 16)
 	if err != nil {
 		return 0, nil // counted by the arena, reported as its failures
 	}
@@ -312,19 +316,18 @@ func (r *renderer) drawSprites() (int, []quads.Run) {
 		r.fail(err)
 		return 0, nil
 	}
-	w, h := r.area()
 	r.sprites.Step(1.0/60, w, h)
 	r.sprites.Write(r.batch, r.spriteTex)
 	return off, r.batch.Runs()
 }
 
-// area is the sprites' playfield: the framebuffer with a window, the
-// window's default size headless.
+// area is the playfield: the framebuffer with a window, the window's
+// default size headless.
 func (r *renderer) area() (w, h float32) {
-	if r.disp == nil {
+	if r.win == nil {
 		return 1280, 720
 	}
-	iw, ih := r.disp.Size()
+	iw, ih := r.win.Size()
 	return float32(iw), float32(ih)
 }
 
@@ -347,19 +350,4 @@ func (r *renderer) closeWindow() {
 	r.window.gcEnd = r.metrics[0].Value.Uint64()
 	r.window.mallocs = r.ms.Mallocs - r.window.mallocs0
 	r.window.forced = r.ms.NumForcedGC - r.window.forced0
-}
-
-// reportingGap redraws the terminal progress bar between two guarded
-// frames and measures what that costs, so the report can say so.
-func (r *renderer) reportingGap() {
-	// The guard's windows count the time between frames too; close the
-	// open one so the redraw falls outside every window.
-	r.guard.CloseWindow()
-	runtime.ReadMemStats(&r.ms)
-	before := r.ms.Mallocs
-	st := r.heap.Stats()
-	r.prog.Update(time.Since(r.start), r.frame, st.Live, st.Peak, r.guardOK())
-	runtime.ReadMemStats(&r.ms)
-	r.gaps++
-	r.gapMall += r.ms.Mallocs - before
 }

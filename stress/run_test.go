@@ -62,6 +62,10 @@ func checkPassed(t *testing.T, res childResult, r report, frames int) {
 	if r.Voices.Played == 0 {
 		t.Error("no sound was played")
 	}
+	checkAccounted(t, r, true)
+	if r.Objects.Created == 0 || r.Objects.Live == 0 {
+		t.Errorf("objects: %d created, %d live at end", r.Objects.Created, r.Objects.Live)
+	}
 	want := []string{"voices-stopall", "sound-memory", "audio-device", "textures-free", "frames-drain", "descriptors-close", "upload-unmap", "frames-close"}
 	var got []string
 	for _, s := range r.Teardown {
@@ -78,10 +82,28 @@ func checkPassed(t *testing.T, res childResult, r report, frames int) {
 	}
 }
 
+// checkAccounted asserts that the report accounts for every kind of
+// request, each balanced, and, with all, that the run issued some of each.
+func checkAccounted(t *testing.T, r report, all bool) {
+	t.Helper()
+	if len(r.Requests) != int(kindCount-reqUpload) {
+		t.Fatalf("%d request kinds in the report, want %d: %+v", len(r.Requests), kindCount-reqUpload, r.Requests)
+	}
+	for _, q := range r.Requests {
+		sum := q.Applied + q.Merged + q.Refused + q.DroppedAtExit
+		if !q.Balanced || sum != q.Issued {
+			t.Errorf("%s: issued %d, accounted %d (%+v)", q.Kind, q.Issued, sum, q)
+		}
+		if all && q.Issued == 0 {
+			t.Errorf("%s: no request issued", q.Kind)
+		}
+	}
+}
+
 func TestHeadlessRunPasses(t *testing.T) {
 	dir := t.TempDir()
-	const frames = 400
-	res := runChild(t, 3*time.Minute, "-headless", "-audio", "offline", "-frames", "400", "-churn-rate", "20",
+	const frames = 450
+	res := runChild(t, 3*time.Minute, "-headless", "-audio", "offline", "-frames", "450", "-churn-rate", "20",
 		"-occupancy-every", "250ms", "-report", dir)
 	checkPassed(t, res, readReport(t, dir), frames)
 }
@@ -115,9 +137,9 @@ func TestGLRunPasses(t *testing.T) {
 		audio = "oto"
 	}
 	dir := t.TempDir()
-	const frames = 300
-	res := runChild(t, 5*time.Minute, "-audio", audio, "-frames", "300", "-settle", "100", "-sprites", "200",
-		"-churn-rate", "10", "-report", dir)
+	const frames = 420
+	res := runChild(t, 5*time.Minute, "-audio", audio, "-frames", "420", "-settle", "100", "-sprites", "200",
+		"-churn-rate", "30", "-report", dir)
 	r := readReport(t, dir)
 	if !strings.HasPrefix(r.Backend, "opengl") {
 		t.Errorf("backend %q, want OpenGL", r.Backend)
@@ -135,7 +157,7 @@ func TestGLRunPasses(t *testing.T) {
 // TestJSONLog checks that -log json makes every stderr line a JSON object
 // and that the occupancy lines carry their fields.
 func TestJSONLog(t *testing.T) {
-	res := runChild(t, 2*time.Minute, "-headless", "-audio", "offline", "-frames", "200", "-log", "json", "-occupancy-every", "100ms")
+	res := runChild(t, 2*time.Minute, "-headless", "-audio", "offline", "-frames", "200", "-min-frames", "50", "-log", "json", "-occupancy-every", "100ms")
 	if res.code != exitPass {
 		t.Fatalf("exit %d; stderr:\n%s", res.code, tail(res.stderr, 20))
 	}

@@ -1,52 +1,31 @@
 package main
 
 import (
-	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
+	"github.com/steadyframe/steadyframe/voices"
 )
-
-// requestKind says what a worker asks of the render goroutine.
-type requestKind uint8
-
-const (
-	reqUpload requestKind = iota + 1 // per-frame upload traffic into one arena
-	reqRebake                        // font atlas rebake at a new scale (a resize)
-	reqSwap                          // quality swap of the 30 quality textures
-	reqLevel                         // level transition: free and reload the level set
-)
-
-// request is one fixed-size message from a worker to the render
-// goroutine. It is copied by value through the queue; nothing in it points
-// to worker memory, so a worker never shares a buffer with the renderer.
-type request struct {
-	kind   requestKind
-	arena  uint8  // reqUpload: renderer, sprites or particles
-	worker uint8  // who asked (the queue tests check order per producer)
-	size   uint32 // reqUpload: bytes; reqRebake: new font scale
-	seed   uint64 // fill pattern for the uploaded bytes
-}
 
 // player starts a sound from any goroutine without allocating; the audio
 // owner behind it is reached only through its own bounded command queue.
-// It returns errQueueFull or errNoVoice (wrapped or not) when the owner
-// refuses.
+// Its refusals are voices' bare sentinels (voices.ErrNoVoice,
+// voices.ErrQueueFull), told apart by value.
 type player interface {
 	Play(sound int, volume, pan float32) error
-	Sounds() int
+	Effects() int
 }
-
-// Outcomes a player reports through errors.Is.
-var (
-	errQueueFull = errors.New("stress: queue full")
-	errNoVoice   = errors.New("stress: no voice")
-)
 
 // workerPoll is how often an idle worker looks for the next frame.
 const workerPoll = 250 * time.Microsecond
+
+// objectsPerWorker is how many game objects a worker keeps alive: it asks
+// for spawns until it has asked for this many more than despawns, then
+// alternates, so the population holds steady while slots churn.
+const objectsPerWorker = 32
 
 // clock is the frame serial the render goroutine publishes for the
 // workers, and the stop flag. Workers poll it with time.Sleep instead of
@@ -63,9 +42,9 @@ type clock struct {
 
 // worker is one simulated game worker (an AI thread in the reference
 // engine). Each frame it issues its share of upload traffic and, at the
-// configured rates, play requests and texture churn. Its counters are
-// written only by its own goroutine and read after it has exited (the
-// WaitGroup orders them).
+// configured rates, play requests, spawns and despawns of game objects,
+// and texture churn. Its counters are written only by its own goroutine
+// and read after it has exited (the WaitGroup orders them).
 type worker struct {
 	id     int
 	rng    rng
@@ -74,13 +53,24 @@ type worker struct {
 	player player
 	cfg    *config
 
-	last      time.Time
-	playDebt  float64 // play requests owed, fractional
-	churnDebt float64
+	last time.Time
+	// Debts are the requests owed at each rate, fractional. They start
+	// at the worker's phase, id/workers, so that the workers' requests
+	// are spread evenly over each period instead of all falling due on
+	// the same tick: with 64 workers at 4 churn events a second, one
+	// worker's period is 16 s, and without the phase no churn at all
+	// would happen in a shorter run.
+	playDebt, churnDebt, spawnDebt float64
+	objects                        int // spawns issued and queued less despawns issued and queued
 
-	// Refused pushes are counted by the queue (Full), refused plays by
-	// the engine (Refusals, QueueFull); the report reads those.
-	plays, churn uint64
+	// ledger holds what this worker issued and what was refused before
+	// reaching an owner: a full render queue, or a play the engine
+	// refused at the call. The render goroutine and the report fill in
+	// the rest of each request's fate.
+	ledger ledger
+	// accepted counts plays the engine queued; noVoice the plays it
+	// refused with voices.ErrNoVoice, which are also in its Refusals.
+	accepted, noVoice uint64
 	// playErrs counts plays that failed for any other reason, a bug the
 	// run fails on; playErr is the first.
 	playErrs uint64
@@ -88,23 +78,29 @@ type worker struct {
 }
 
 func newWorker(id int, cfg *config, clk *clock, reqs *syncs.Queue[request], p player) *worker {
+	phase := float64(id) / float64(cfg.workers)
 	return &worker{
-		id:     id,
-		rng:    newRNG(uint64(cfg.seed)*0x9e3779b97f4a7c15 + uint64(id)),
-		clock:  clk,
-		reqs:   reqs,
-		player: p,
-		cfg:    cfg,
+		id:        id,
+		rng:       newRNG(uint64(cfg.seed)*0x9e3779b97f4a7c15 + uint64(id)),
+		clock:     clk,
+		reqs:      reqs,
+		player:    p,
+		cfg:       cfg,
+		playDebt:  phase,
+		churnDebt: phase,
+		spawnDebt: phase,
 	}
 }
 
 // run ticks once per new frame serial until the clock stops. It
 // allocates nothing per tick: the queue and the player are preallocated.
-func (w *worker) run(wg *sync.WaitGroup) {
+// It calls ready.Done once it has made its one allocation.
+func (w *worker) run(wg, ready *sync.WaitGroup) {
 	defer wg.Done()
 	// The first time.Sleep of a goroutine allocates its runtime timer:
-	// take that now, long before the guard arms.
+	// take that now, before the guard arms.
 	time.Sleep(time.Nanosecond)
+	ready.Done()
 	var seen uint64
 	for !w.clock.stop.Load() {
 		serial := w.clock.serial.Load()
@@ -113,12 +109,14 @@ func (w *worker) run(wg *sync.WaitGroup) {
 			continue
 		}
 		seen = serial
-		w.tick(serial)
+		w.tick(serial, time.Now())
 	}
 }
 
-func (w *worker) tick(serial uint64) {
-	now := time.Now()
+// tick issues the worker's requests for frame serial at time now: a
+// worker still busy with the last frame skips frames and catches up on
+// its rates from the elapsed time.
+func (w *worker) tick(serial uint64, now time.Time) {
 	dt := 0.0
 	if !w.last.IsZero() {
 		dt = now.Sub(w.last).Seconds()
@@ -127,17 +125,22 @@ func (w *worker) tick(serial uint64) {
 	cfg := w.cfg
 
 	for i := 0; i < cfg.uploadsPer; i++ {
-		r := request{kind: reqUpload, arena: uint8((w.id + i) % arenaCount), worker: uint8(w.id),
+		r := request{kind: reqUpload, arena: uint8((w.id + i) % arenaCount),
 			size: uint32(cfg.uploadBytes/2 + w.rng.intn(cfg.uploadBytes/2+1)), seed: serial<<8 ^ w.rng.next()}
 		if r.size == 0 {
 			r.size = 1
 		}
-		w.reqs.Push(r)
+		w.push(r)
 	}
 
 	w.playDebt += cfg.playRate * dt
 	for ; w.playDebt >= 1; w.playDebt-- {
 		w.play()
+	}
+
+	w.spawnDebt += cfg.spawnRate * dt
+	for ; w.spawnDebt >= 1; w.spawnDebt-- {
+		w.spawnOrDespawn()
 	}
 
 	w.churnDebt += cfg.churnRate / float64(cfg.workers) * dt
@@ -146,20 +149,41 @@ func (w *worker) tick(serial uint64) {
 	}
 }
 
+// push sends r to the render goroutine and counts it issued, or refused
+// when the queue is full.
+func (w *worker) push(r request) bool {
+	t := &w.ledger[r.kind]
+	t.Issued++
+	if !w.reqs.Push(r) {
+		t.Refused++
+		return false
+	}
+	return true
+}
+
 func (w *worker) play() {
-	if w.player == nil || w.player.Sounds() == 0 {
+	if w.player == nil || w.player.Effects() == 0 {
 		return
 	}
-	sound := w.rng.intn(w.player.Sounds())
+	sound := w.rng.intn(w.player.Effects())
 	vol := 0.2 + 0.6*w.rng.float32()
 	pan := 2*w.rng.float32() - 1
-	err := w.player.Play(sound, vol, pan)
-	switch {
-	case err == nil:
-		w.plays++
-	case errors.Is(err, errQueueFull), errors.Is(err, errNoVoice):
-		// A refusal under load, counted by the engine.
+	t := &w.ledger[reqPlay]
+	t.Issued++
+	// A switch on the value, as voices documents: Play returns its
+	// refusals as the bare sentinels, and comparing them allocates
+	// nothing, where errors.Is against a sentinel that does not match
+	// may (the runtime fills a type-assertion cache).
+	switch err := w.player.Play(sound, vol, pan); err {
+	case nil:
+		w.accepted++
+	case voices.ErrNoVoice:
+		t.Refused++
+		w.noVoice++
+	case voices.ErrQueueFull:
+		t.Refused++
 	default:
+		t.Refused++
 		if w.playErrs == 0 {
 			w.playErr = err
 		}
@@ -167,22 +191,33 @@ func (w *worker) play() {
 	}
 }
 
+// spawnOrDespawn asks for a new game object until the worker keeps
+// objectsPerWorker, then alternates despawns and spawns.
+func (w *worker) spawnOrDespawn() {
+	r := request{kind: reqSpawn, seed: w.rng.next()}
+	delta := 1
+	if w.objects >= objectsPerWorker {
+		r.kind, delta = reqDespawn, -1
+	}
+	if w.push(r) {
+		w.objects += delta
+	}
+}
+
 // requestChurn picks a churn event with the mix the reference reports:
 // rebakes on resize are the most common, quality swaps next, level
 // transitions rare.
 func (w *worker) requestChurn() {
-	r := request{worker: uint8(w.id)}
+	var r request
 	switch n := w.rng.intn(100); {
 	case n < 50:
-		r.kind, r.size = reqRebake, uint32(1+w.rng.intn(4))
+		r.kind, r.size = reqRebake, uint32(1+w.rng.intn(scene.MaxFontScale))
 	case n < 85:
 		r.kind = reqSwap
 	default:
 		r.kind = reqLevel
 	}
-	if w.reqs.Push(r) {
-		w.churn++
-	}
+	w.push(r)
 }
 
 // rng is xorshift64*: deterministic for a seed and allocation-free.

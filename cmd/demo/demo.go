@@ -1,119 +1,77 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
-	"github.com/steadyframe/steadyframe/descriptors"
-	"github.com/steadyframe/steadyframe/descriptors/gltex"
-	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/quads"
-	"github.com/steadyframe/steadyframe/internal/quads/quadgl"
 	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/sprites"
-	"github.com/steadyframe/steadyframe/internal/xvfb"
-	"github.com/steadyframe/steadyframe/lifetime/frame"
-	"github.com/steadyframe/steadyframe/lifetime/glfence"
-	"github.com/steadyframe/steadyframe/upload"
-	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
 
-// demo is the renderer the demo embeds the library in. Everything here
-// belongs to the render goroutine (the main goroutine, locked to the main
-// OS thread with the GL context current); the audio goroutine is the
-// voices engine's own, reached only through Play.
+// demo is the renderer the demo embeds the library in: the shared scene
+// (its Render, textures and audio) drawn in a window with sprites,
+// particles and a statistics panel. Everything here belongs to the render
+// goroutine (the main goroutine, locked to the main OS thread with the GL
+// context current); the audio goroutine is the voices engine's own,
+// reached only through Play.
 type demo struct {
-	opt    options
-	log    *slog.Logger
-	xv     *xvfb.Server // started when there was no DISPLAY; nil otherwise
-	ctx    *glctx.Context
-	win    *glfw.Window
-	clock  *frame.Clock // drives set and mgr: a frame opens and closes on it alone
-	set    *upload.Set
-	mgr    *gltex.Manager
-	qr     *quadgl.Renderer
-	buffer uint32
-	tex    *textureSet
-	sim    *sprites.Sim
-	parts  *particles
-	snd    *sound
-	panel  *panel
+	opt   options
+	log   *slog.Logger
+	r     *scene.Render
+	win   *scene.Window
+	tex   *scene.Textures
+	snd   *scene.Audio
+	sim   *sprites.Sim
+	parts *particles
+	panel *panel
 
 	spriteQuads, partQuads, panelQuads *quads.Writer
 	spriteTex                          func(i int) uint32
 
-	w, h        int  // framebuffer size, kept by the resize callback
-	resized     bool // a resize is waiting for its font rebake
+	resized     bool // a resize or R is waiting for its font rebake
 	swapPending bool
+	refused     uint64 // plays the engine refused
+	fontSlots   string // the atlas pages' slots, formatted once per rebake
 	frame       uint64
 	last        time.Time
 	start       time.Time
 	shot        []byte // the last frame's pixels, bottom row first
+	shotW       int    // their size
+	shotH       int
 }
 
 // newDemo opens the window and builds every owner. On error it releases
 // what it made.
 func newDemo(o options, logger *slog.Logger) (*demo, error) {
 	d := &demo{opt: o, log: logger}
+	var err error
+	if d.snd, err = scene.OpenAudio(o.Audio, logger); err != nil {
+		return nil, err
+	}
+	if d.r, err = scene.OpenWindow(scene.RenderDesc{Logger: logger, HeapLogInterval: 2 * time.Second,
+		Width: o.width, Height: o.height, Title: "steadyframe demo"}); err != nil {
+		_ = d.snd.Close()
+		return nil, err
+	}
+	d.win = d.r.Window
+	logger.Info("demo: OpenGL", "context", d.win.Ctx.Info().String())
 	ok := false
 	defer func() {
 		if !ok {
-			d.release()
+			d.r.Abort()
+			_ = d.snd.Close()
 		}
 	}()
-	var err error
-	if os.Getenv("DISPLAY") == "" {
-		// Headless machine: -frames/-screenshot runs get a virtual display.
-		if d.xv, err = xvfb.Start(logger); err != nil {
-			return nil, err
-		}
-	}
-	if d.ctx, err = glctx.New(glctx.Desc{Width: o.width, Height: o.height, Title: "steadyframe demo", Visible: true}); err != nil {
-		if errors.Is(err, glctx.ErrNoDisplay) {
-			return nil, fmt.Errorf("%w (run under xvfb-run without a display)", err)
-		}
+	d.win.Win.SetKeyCallback(d.key)
+	w, h := d.win.Size()
+	if d.sim, err = sprites.New(o.Sprites, 28, float32(w), float32(h), 7); err != nil {
 		return nil, err
 	}
-	d.win = d.ctx.Window()
-	logger.Info("demo: OpenGL", "context", d.ctx.Info().String())
-	if d.clock, err = frame.NewClock(frame.ClockDesc{NewFence: glfence.New}); err != nil {
-		return nil, err
-	}
-	backend, err := glbuf.New()
-	if err != nil {
-		return nil, err
-	}
-	if d.set, err = upload.NewSet(upload.SetDesc{Arenas: scene.Arenas(), Backend: backend, Clock: d.clock}); err != nil {
-		_ = backend.Close()
-		return nil, err
-	}
-	d.buffer = backend.Buffer()
-	// Texture pixels are staged through the renderer arena (a pixel unpack
-	// buffer, fenced with the frame).
-	if d.mgr, err = gltex.New(gltex.Desc{
-		Heap:          descriptors.HeapDesc{Logger: logger, LogInterval: 2 * time.Second, Clock: d.clock},
-		Staging:       d.set.Arena(scene.ArenaRenderer),
-		StagingBuffer: d.buffer,
-	}); err != nil {
-		return nil, err
-	}
-	if d.qr, err = quadgl.New(quads.MaxQuads); err != nil {
-		return nil, err
-	}
-	d.w, d.h = d.win.GetFramebufferSize()
-	d.win.SetFramebufferSizeCallback(func(_ *glfw.Window, w, h int) { d.w, d.h, d.resized = w, h, true })
-	d.win.SetKeyCallback(d.key)
-	if d.sim, err = sprites.New(o.sprites, 28, float32(d.w), float32(d.h), 7); err != nil {
-		return nil, err
-	}
-	d.parts = newParticles(1024)
-	if d.snd, err = newSound(o.audio, logger); err != nil {
+	if d.parts, err = newParticles(1024); err != nil {
 		return nil, err
 	}
 	for _, w := range []**quads.Writer{&d.spriteQuads, &d.partQuads, &d.panelQuads} {
@@ -138,16 +96,23 @@ func (d *demo) key(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw
 	case glfw.KeyR:
 		d.resized = true
 	case glfw.KeyEscape:
-		d.win.SetShouldClose(true)
+		d.win.Win.SetShouldClose(true)
 	}
-	d.snd.play(soundKey, 0.8, 0)
+	d.play(scene.SoundKey, 0.8, 0)
+}
+
+// play starts an effect; a refusal is counted, never fatal.
+func (d *demo) play(sound int, volume, pan float32) {
+	if err := d.snd.Play(sound, volume, pan); err != nil {
+		d.refused++
+	}
 }
 
 // loop runs frames until -frames or until the window is closed.
 func (d *demo) loop() error {
 	d.start, d.last = time.Now(), time.Now()
-	for !d.win.ShouldClose() {
-		if d.opt.frames > 0 && d.frame >= uint64(d.opt.frames) {
+	for !d.win.Win.ShouldClose() {
+		if d.opt.Frames > 0 && d.frame >= uint64(d.opt.Frames) {
 			break
 		}
 		if err := d.step(); err != nil {
@@ -161,56 +126,65 @@ func (d *demo) loop() error {
 func (d *demo) step() error {
 	// The clock deletes the textures of completed frames, then opens the
 	// arenas and the frame.
-	if _, err := d.clock.BeginFrame(); err != nil {
+	if _, err := d.r.Clock.BeginFrame(); err != nil {
 		return err
 	}
 	d.frame++
 	if d.tex == nil {
 		var err error
-		if d.tex, err = newTextureSet(d.mgr, d.fontScale()); err != nil {
+		if d.tex, err = scene.NewTextures(d.r.Tex, d.r.Heap, d.fontScale()); err != nil {
 			return err
 		}
+		d.fontSlots = d.tex.FontSlots()
 		n := d.sim.Len()
-		d.spriteTex = func(i int) uint32 { return d.tex.name(d.tex.quality[i*qualityTextures/n]) }
+		d.spriteTex = func(i int) uint32 { return d.r.Tex.Name(d.tex.Quality(i * scene.QualityTextures / n)) }
 	}
 	d.autoKeys()
+	if d.win.TakeResize() {
+		d.resized = true
+	}
 	if d.resized {
 		d.resized = false
-		if err := d.tex.rebakeFont(d.fontScale()); err != nil {
+		if err := d.tex.RebakeFont(d.fontScale()); err != nil {
 			return err
 		}
-		d.log.Info("demo: font atlas rebaked", "scale", d.tex.atlas.Scale, "slots", d.tex.fontSlots(), "framebuffer", fmt.Sprintf("%dx%d", d.w, d.h))
+		d.fontSlots = d.tex.FontSlots()
+		w, h := d.win.Size()
+		d.log.Info("demo: font atlas rebaked", "scale", d.tex.Atlas().Scale, "slots", d.fontSlots, "framebuffer", fmt.Sprintf("%dx%d", w, h))
 	}
 	if d.swapPending {
 		d.swapPending = false
-		if err := d.tex.swapQuality(); err != nil {
+		if err := d.tex.SwapQuality(); err != nil {
 			return err
 		}
-		d.log.Info("demo: texture quality swapped", "high", d.tex.high, "heap", d.mgr.Heap().Stats().String())
+		d.log.Info("demo: texture quality swapped", "high", d.tex.High(), "heap", d.r.Heap.Stats().String())
 	}
 	now := time.Now()
 	dt := float32(min(now.Sub(d.last).Seconds(), 0.05))
 	d.last = now
-	d.sim.Step(dt, float32(d.w), float32(d.h))
+	w, h := d.win.Size()
+	d.sim.Step(dt, float32(w), float32(h))
 	d.bounceEvents()
 	d.parts.step(dt)
 	if err := d.draw(); err != nil {
 		return err
 	}
-	if d.opt.screenshot != "" && d.frame == uint64(d.opt.frames) {
+	if d.opt.screenshot != "" && d.frame == uint64(d.opt.Frames) {
 		d.capture()
 	}
-	if err := d.clock.EndFrame(); err != nil {
+	if err := d.r.Clock.EndFrame(); err != nil {
 		return err
 	}
-	d.win.SwapBuffers()
-	glfw.PollEvents()
+	d.win.Present()
 	return nil
 }
 
 // fontScale picks the atlas scale for the window height, so a resize
 // changes it and the atlas must be rebaked.
-func (d *demo) fontScale() int { return max(1, min(4, d.h/240)) }
+func (d *demo) fontScale() int {
+	_, h := d.win.Size()
+	return max(1, min(scene.MaxFontScale, h/240))
+}
 
 // autoKeys presses the keys by itself with -auto.
 func (d *demo) autoKeys() {
@@ -223,12 +197,12 @@ func (d *demo) autoKeys() {
 	case f%180 == 90:
 		// Alternate the height so the font scale (height/240) changes.
 		h := d.opt.height
-		if d.h == h {
+		if _, fh := d.win.Size(); fh == h {
 			h += 260
 		}
-		d.win.SetSize(d.opt.width, h)
+		d.win.Win.SetSize(d.opt.width, h)
 	case f%60 == 30:
-		d.snd.play(soundKey, 0.8, 0)
+		d.play(scene.SoundKey, 0.8, 0)
 	}
 }
 
@@ -236,12 +210,13 @@ func (d *demo) autoKeys() {
 // wall, a few per frame at most so a crowded frame does not flood the
 // voices.
 func (d *demo) bounceEvents() {
+	w, _ := d.win.Size()
 	for i, s := range d.sim.Events() {
 		x, y := d.sim.Position(s)
-		d.parts.burst(x+14, y+14, 6, uint64(d.frame)+uint64(s))
+		d.parts.burst(x+14, y+14, 6, d.frame+uint64(s))
 		if i < 2 {
-			pan := 2*x/float32(max(d.w, 1)) - 1
-			d.snd.play(soundBounce, 0.3, max(-1, min(1, pan)))
+			pan := 2*x/float32(max(w, 1)) - 1
+			d.play(scene.SoundBounce, 0.3, max(-1, min(1, pan)))
 		}
 	}
 }
@@ -250,32 +225,29 @@ func (d *demo) bounceEvents() {
 // sprites from the sprites arena, particles from the particles arena, the
 // panel from the renderer arena.
 func (d *demo) draw() error {
-	w, h := d.w, d.h
-	gl.Viewport(0, 0, int32(w), int32(h))
-	gl.ClearColor(0.07, 0.08, 0.11, 1)
-	gl.Clear(gl.COLOR_BUFFER_BIT)
+	d.win.Clear(0.07, 0.08, 0.11)
 	off, err := d.begin(d.spriteQuads, scene.ArenaSprites, d.sim.Len())
 	if err != nil {
 		return err
 	}
 	d.sim.Write(d.spriteQuads, d.spriteTex)
-	d.qr.Draw(d.buffer, off, d.spriteQuads.Runs(), w, h)
+	d.win.Draw(off, d.spriteQuads.Runs())
 	if off, err = d.begin(d.partQuads, scene.ArenaParticles, d.parts.capacity()); err != nil {
 		return err
 	}
-	d.parts.write(d.partQuads, d.tex.name(d.tex.white))
-	d.qr.Draw(d.buffer, off, d.partQuads.Runs(), w, h)
+	d.parts.write(d.partQuads, d.r.Tex.Name(d.tex.White()))
+	d.win.Draw(off, d.partQuads.Runs())
 	if off, err = d.begin(d.panelQuads, scene.ArenaRenderer, panelMaxQuads); err != nil {
 		return err
 	}
 	d.panel.write(d.panelQuads, d)
-	d.qr.Draw(d.buffer, off, d.panelQuads.Runs(), w, h)
+	d.win.Draw(off, d.panelQuads.Runs())
 	return nil
 }
 
 // begin allocates room for n quads in arena k and points w at it.
 func (d *demo) begin(w *quads.Writer, k, n int) (int, error) {
-	off, view, err := d.set.Arena(k).Alloc(n*quads.QuadBytes, 16)
+	off, view, err := d.r.Set.Arena(k).Alloc(n*quads.QuadBytes, 16)
 	if err != nil {
 		return 0, err
 	}

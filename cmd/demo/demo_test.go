@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/steadyframe/steadyframe/internal/font"
+	"github.com/steadyframe/steadyframe/internal/quads"
 	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
@@ -165,4 +166,63 @@ func near(a, b uint32) bool {
 		}
 	}
 	return true
+}
+
+// TestParticlesInSlots: bursts fill the pools.Slots up to its capacity and
+// drop the rest, a walk releases the dead sparks it stands on, and none
+// of it allocates.
+func TestParticlesInSlots(t *testing.T) {
+	p, err := newParticles(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.burst(10, 10, 100, 1)
+	// The first refusal ends the burst: the rest would be refused too.
+	if st := p.slots.Stats(); st.InUse != 64 || st.Refused != 1 {
+		t.Errorf("a burst of 100 into 64 slots: %d live, %d refused; want 64 and 1", st.InUse, st.Refused)
+	}
+	p.step(particleLife / 2)
+	if p.slots.Len() != 64 {
+		t.Errorf("%d sparks alive at half their life", p.slots.Len())
+	}
+	p.step(particleLife)
+	if p.slots.Len() != 0 {
+		t.Errorf("%d sparks outlived their life", p.slots.Len())
+	}
+	w, err := quads.NewWriter(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := make([]byte, 64*quads.QuadBytes)
+	seed := uint64(0)
+	testenv.NoAllocs(t, "a frame of particles", 200, func() {
+		seed++
+		p.burst(20, 20, 6, seed)
+		p.step(0.1)
+		_ = w.Reset(view)
+		p.write(w, 1)
+	})
+}
+
+// BenchmarkParticles is one frame of sparks in their Slots: a burst, the
+// step that releases the dead, and the quads.
+func BenchmarkParticles(b *testing.B) {
+	p, err := newParticles(1024)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := quads.NewWriter(4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	view := make([]byte, 1024*quads.QuadBytes)
+	seed := uint64(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		seed++
+		p.burst(20, 20, 12, seed)
+		p.step(1.0 / 60)
+		_ = w.Reset(view)
+		p.write(w, 1)
+	}
 }

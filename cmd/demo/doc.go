@@ -1,10 +1,15 @@
 // Command demo shows how a renderer embeds steadyframe: a GLFW window
 // (OpenGL 4.5 core) with a few hundred sprites textured from the
 // descriptor heap, their vertices streamed through the upload arenas every
-// frame, sounds through voices/ on key presses and when a sprite hits a
-// wall, and an on-screen panel: descriptor live/peak/capacity as a bar
-// with the 75% and 90% warning marks, the font atlas's slots, arena use
-// per consumer (renderer, sprites, particles) and the active voices.
+// frame, sparks in a pools.Slots where a sprite hits a wall, sounds
+// through voices/ on key presses (a WAV file read with voices/wav) and on
+// each bounce, and an on-screen panel: descriptor live/peak/capacity as a
+// bar with the 75% and 90% warning marks, the font atlas's slots, arena
+// use per consumer (renderer, sprites, particles) and the active voices.
+//
+// It runs the scene it shares with the stress tool (internal/scene): the
+// same upload arena layout, texture population and churn, sound banks,
+// GL and audio bootstrap, flags and teardown plan.
 //
 //	go run ./cmd/demo
 //	go run ./cmd/demo -frames 200 -auto -screenshot out.png
@@ -22,8 +27,9 @@
 // # Ownership
 //
 // The main goroutine is the render goroutine, locked to the main OS thread
-// with the GL context current; it owns the upload Set, the texture manager
-// and its heap, the sprites, particles and panel. The voices engine's
+// with the GL context current; it owns the scene's Render (the frame
+// clock, the upload Set, the texture manager and its heap), the textures,
+// the sprites, the particles' Slots and the panel. The voices engine's
 // audio goroutine owns the voices; the render goroutine reaches it only
 // through Engine.Play.
 //
@@ -32,8 +38,9 @@
 // The first frame creates the textures. Each frame begins on the frame
 // clock, which reclaims the slots whose frames have completed and opens
 // the arenas; the demo writes sprites, particles and panel into them and
-// draws them. At exit lifetime/teardown runs, and logs, the explicit
-// order: voices StopAll, then the sound memory, then the audio device;
+// draws them. Sparks live in their Slots from a burst until their life
+// runs out (the frame's walk releases them). At exit the scene's teardown
+// plan (lifetime/teardown) runs, and logs, the explicit order: voices StopAll, then the sound memory, then the audio device;
 // textures freed, the frame clock drained (GL textures deleted), the
 // texture Manager closed, the upload buffer unmapped, the clock closed,
 // and the GL context destroyed last.

@@ -4,12 +4,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
-	"log/slog"
 	"os"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/steadyframe/steadyframe/internal/scene"
 )
 
 // GLFW must run on the main OS thread, and the demo's render goroutine is
@@ -28,58 +32,54 @@ const (
 // errUsage marks a command line that cannot run.
 var errUsage = errors.New("demo: usage")
 
-// options is the parsed command line.
+// options is the parsed command line: the flags the demo shares with the
+// stress tool (scene.Options: -frames, -sprites, -audio, -log) and its own.
 type options struct {
-	frames     int
+	scene.Options
 	screenshot string
-	sprites    int
-	audio      string
 	width      int
 	height     int
 	auto       bool
-	logFmt     string
 }
 
 func parseOptions(args []string, usage io.Writer) (options, error) {
-	o := options{sprites: 300, audio: "auto", width: 1024, height: 640, logFmt: "text"}
+	o := options{Options: scene.Options{Sprites: 300, Audio: "auto", Log: "text"}, width: 1024, height: 640}
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(usage)
-	fs.IntVar(&o.frames, "frames", o.frames, "stop after this many frames (0: run until the window is closed)")
+	o.Register(fs, "stop after this many frames (0: run until the window is closed)")
 	fs.StringVar(&o.screenshot, "screenshot", o.screenshot, "write the last frame to this PNG file (needs -frames)")
-	fs.IntVar(&o.sprites, "sprites", o.sprites, "sprites on screen (1..4096)")
-	fs.StringVar(&o.audio, "audio", o.audio, "audio output: auto, oto or offline")
 	fs.IntVar(&o.width, "width", o.width, "window width in pixels (320..4096)")
 	fs.IntVar(&o.height, "height", o.height, "window height in pixels (240..4096)")
 	fs.BoolVar(&o.auto, "auto", o.auto, "press the keys by itself: a quality swap every 2 s, a resize every 3 s, a sound every second")
-	fs.StringVar(&o.logFmt, "log", o.logFmt, "log format: text or json")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
 		}
 		return o, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	bad := func(name string, v any, want string) error {
-		return fmt.Errorf("%w: -%s %v: %s", errUsage, name, v, want)
-	}
-	switch {
-	case fs.NArg() > 0:
+	if fs.NArg() > 0 {
 		return o, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	case o.frames < 0:
-		return o, bad("frames", o.frames, "must not be negative")
-	case o.screenshot != "" && o.frames == 0:
-		return o, bad("screenshot", o.screenshot, "needs -frames, so there is a last frame to capture")
-	case o.sprites < 1 || o.sprites > 4096:
-		return o, bad("sprites", o.sprites, "want 1..4096")
-	case o.audio != "auto" && o.audio != "oto" && o.audio != "offline":
-		return o, bad("audio", o.audio, "want auto, oto or offline")
-	case o.width < 320 || o.width > 4096:
-		return o, bad("width", o.width, "want 320..4096")
-	case o.height < 240 || o.height > 4096:
-		return o, bad("height", o.height, "want 240..4096")
-	case o.logFmt != "text" && o.logFmt != "json":
-		return o, bad("log", o.logFmt, "want text or json")
+	}
+	if err := o.check(); err != nil {
+		return o, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	return o, nil
+}
+
+// check returns the first flag whose value cannot run.
+func (o *options) check() error {
+	if err := o.Check(); err != nil {
+		return err
+	}
+	switch {
+	case o.screenshot != "" && o.Frames == 0:
+		return scene.BadFlag("screenshot", o.screenshot, "needs -frames, so there is a last frame to capture")
+	case o.width < 320 || o.width > 4096:
+		return scene.BadFlag("width", o.width, "want 320..4096")
+	case o.height < 240 || o.height > 4096:
+		return scene.BadFlag("height", o.height, "want 240..4096")
+	}
+	return nil
 }
 
 // run is the whole program, callable from a test's child process.
@@ -92,12 +92,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	var logger *slog.Logger
-	if o.logFmt == "json" {
-		logger = slog.New(slog.NewJSONHandler(stderr, nil))
-	} else {
-		logger = slog.New(slog.NewTextHandler(stderr, nil))
-	}
+	logger := scene.NewLogger(o.Log, stderr)
 	d, err := newDemo(o, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "demo: FAIL: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))
@@ -114,4 +109,53 @@ func run(args []string, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// capture reads the frame just drawn (before the swap) into d.shot.
+func (d *demo) capture() {
+	w, h := d.win.Size()
+	d.shotW, d.shotH = w, h
+	if len(d.shot) != w*h*4 {
+		d.shot = make([]byte, w*h*4)
+	}
+	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
+	gl.ReadPixels(0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(d.shot))
+}
+
+// saveScreenshot writes the captured frame as a PNG, top row first.
+func (d *demo) saveScreenshot(path string) error {
+	if path == "" {
+		return nil
+	}
+	if d.shot == nil {
+		return fmt.Errorf("demo: no frame captured for %s", path)
+	}
+	w, h := d.shotW, d.shotH
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		// GL's rows start at the bottom.
+		copy(img.Pix[y*img.Stride:(y+1)*img.Stride], d.shot[(h-1-y)*w*4:(h-y)*w*4])
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("demo: screenshot: %w", err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("demo: screenshot: %w", err)
+	}
+	d.log.Info("demo: screenshot written", "path", path, "size", fmt.Sprintf("%dx%d", w, h))
+	return f.Close()
+}
+
+// teardown runs the scene's explicit, logged shutdown order (scene.Plan):
+// voices stop before the sound memory they read is released, and the
+// frames drain before the textures and the upload buffer the GPU may
+// still read are deleted; the window goes last.
+func (d *demo) teardown() error {
+	td, err := scene.Plan(d.log, d.snd, d.r, d.tex)
+	if err != nil {
+		return fmt.Errorf("demo: teardown plan: %w", err)
+	}
+	return td.Run()
 }

@@ -50,12 +50,13 @@ func newPanel() *panel { return &panel{text: make([]byte, 0, 256)} }
 // write lays the panel out into w for this frame.
 func (p *panel) write(w *quads.Writer, d *demo) {
 	t := d.tex
-	white := t.name(t.white)
-	a := &t.atlas
+	white := d.r.Tex.Name(t.White())
+	a := t.Atlas()
 	p.lineH = float32(font.LineHeight * a.Scale)
 	y := float32(panelY + panelPad)
 	x := float32(panelX + panelPad)
-	hs := d.mgr.Heap().Stats()
+	hs := d.r.Heap.Stats()
+	ts := t.Stats()
 
 	// Background first, so everything else draws over it; its height is
 	// known from the line count.
@@ -63,7 +64,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	height := float32(panelPad*2) + p.lineH*float32(lines) + barH + 8 + float32(3*(8+4))
 	w.Fill(white, panelX, panelY, panelX+panelW, panelY+height, colPanel)
 
-	p.line(w, t, x, y, colText, "STEADYFRAME DEMO  FRAME ", int64(d.frame))
+	p.line(w, d, x, y, colText, "STEADYFRAME DEMO  FRAME ", int64(d.frame))
 	y += p.lineH
 	p.text = append(p.text[:0], "DESCRIPTORS LIVE "...)
 	p.text = strconv.AppendInt(p.text, int64(hs.Live), 10)
@@ -73,22 +74,22 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	p.text = strconv.AppendInt(p.text, int64(hs.Pending), 10)
 	p.text = append(p.text, "  CAP "...)
 	p.text = strconv.AppendInt(p.text, int64(hs.Capacity), 10)
-	p.draw(w, t, x, y, colText)
+	p.draw(w, d, x, y, colText)
 	y += p.lineH
 	p.barY = int(y)
 	descriptorBar(w, white, x, y, hs)
 	y += barH + 8
 
 	p.text = append(p.text[:0], "FONT SLOTS "...)
-	p.text = append(p.text, t.slots...)
+	p.text = append(p.text, d.fontSlots...)
 	p.text = append(p.text, "  REBAKES "...)
-	p.text = strconv.AppendInt(p.text, int64(t.rebakes), 10)
+	p.text = strconv.AppendUint(p.text, ts.Rebakes, 10)
 	p.text = append(p.text, "  RECYCLED "...)
-	p.text = strconv.AppendUint(p.text, t.recycled, 10)
-	p.draw(w, t, x, y, colDim)
+	p.text = strconv.AppendUint(p.text, ts.Recycled, 10)
+	p.draw(w, d, x, y, colDim)
 	y += p.lineH
 	for k := 0; k < scene.ArenaCount; k++ {
-		s := d.set.Arena(k).Stats()
+		s := d.r.Set.Arena(k).Stats()
 		p.text = append(p.text[:0], s.Name...)
 		p.text = append(p.text, ' ')
 		p.text = strconv.AppendInt(p.text, int64(s.Used/1024), 10)
@@ -96,14 +97,14 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 		p.text = strconv.AppendInt(p.text, int64(s.Capacity/1024), 10)
 		p.text = append(p.text, " KB  PEAK "...)
 		p.text = strconv.AppendInt(p.text, int64(s.Peak/1024), 10)
-		p.draw(w, t, x, y, colText)
+		p.draw(w, d, x, y, colText)
 		y += p.lineH
 		frac := float32(s.Used) / float32(max(s.Capacity, 1))
 		w.Fill(white, x, y, x+barW, y+8, colTrack)
 		w.Fill(white, x, y, x+max(2, barW*frac), y+8, colArena)
 		y += 12
 	}
-	vs := d.snd.engine.Stats()
+	vs := d.snd.Engine.Stats()
 	p.text = append(p.text[:0], "VOICES "...)
 	p.text = strconv.AppendInt(p.text, int64(vs.Active), 10)
 	p.text = append(p.text, " OF "...)
@@ -112,16 +113,16 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	p.text = strconv.AppendInt(p.text, int64(vs.Peak), 10)
 	p.text = append(p.text, "  STOLEN "...)
 	p.text = strconv.AppendUint(p.text, vs.Steals, 10)
-	p.draw(w, t, x, y, colText)
+	p.draw(w, d, x, y, colText)
 	y += p.lineH
 	p.text = append(p.text[:0], "Q QUALITY "...)
-	if t.high {
+	if t.High() {
 		p.text = append(p.text, "HIGH"...)
 	} else {
 		p.text = append(p.text, "LOW"...)
 	}
 	p.text = append(p.text, "  R REBAKE  SPACE SOUND  ESC QUIT"...)
-	p.draw(w, t, x, y, colDim)
+	p.draw(w, d, x, y, colDim)
 }
 
 // descriptorBar draws live and pending occupancy over a track, the peak
@@ -141,17 +142,17 @@ func descriptorBar(w *quads.Writer, white uint32, x, y float32, s descriptors.St
 	w.Fill(white, m90-2, y-4, m90+2, y+barH+4, colMark90)
 }
 
-func (p *panel) line(w *quads.Writer, t *textureSet, x, y float32, rgba uint32, s string, n int64) {
+func (p *panel) line(w *quads.Writer, d *demo, x, y float32, rgba uint32, s string, n int64) {
 	p.text = append(p.text[:0], s...)
 	p.text = strconv.AppendInt(p.text, n, 10)
-	p.draw(w, t, x, y, rgba)
+	p.draw(w, d, x, y, rgba)
 }
 
 // draw lays p.text out with the atlas, one quad per glyph on its page.
-func (p *panel) draw(w *quads.Writer, t *textureSet, x, y float32, rgba uint32) {
+func (p *panel) draw(w *quads.Writer, d *demo, x, y float32, rgba uint32) {
 	var buf [96]font.Quad
-	for _, q := range font.Layout(&t.atlas, buf[:0], p.text, x, y) {
-		name := t.name(t.font[q.Page])
+	for _, q := range font.Layout(d.tex.Atlas(), buf[:0], p.text, x, y) {
+		name := d.r.Tex.Name(d.tex.Font(q.Page))
 		w.Quad(name, quads.Rect{X0: q.X0, Y0: q.Y0, X1: q.X1, Y1: q.Y1, U0: q.U0, V0: q.V0, U1: q.U1, V1: q.V1}, rgba)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 func TestGlyphTableWellFormed(t *testing.T) {
@@ -129,15 +131,10 @@ func TestErrors(t *testing.T) {
 }
 
 func TestLayoutAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are not meaningful under -race")
-	}
 	a, _ := NewAtlas(2, 8)
 	buf := make([]Quad, 0, 64)
 	text := []byte("LIVE 239/1024")
-	if n := testing.AllocsPerRun(100, func() { buf = Layout(&a, buf[:0], text, 0, 0) }); n != 0 {
-		t.Errorf("Layout allocates %v times per call", n)
-	}
+	testenv.NoAllocs(t, "Layout", 100, func() { buf = Layout(&a, buf[:0], text, 0, 0) })
 }
 
 func BenchmarkLayout(b *testing.B) {

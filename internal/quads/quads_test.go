@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 func TestQuadLayoutAndRuns(t *testing.T) {
@@ -80,20 +82,14 @@ func TestIndices(t *testing.T) {
 }
 
 func TestQuadNoAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are not meaningful under -race")
-	}
 	w, _ := NewWriter(8)
 	view := make([]byte, 64*QuadBytes)
-	n := testing.AllocsPerRun(100, func() {
+	testenv.NoAllocs(t, "a frame of quads", 100, func() {
 		_ = w.Reset(view)
 		for i := 0; i < 64; i++ {
 			w.Quad(uint32(i/16), Rect{X1: 1, Y1: 1}, 0xffffffff)
 		}
 	})
-	if n != 0 {
-		t.Errorf("a frame of quads allocates %v times", n)
-	}
 }
 
 func BenchmarkQuad(b *testing.B) {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/steadyframe/steadyframe/internal/testenv"
+
 	"github.com/steadyframe/steadyframe/internal/quads"
 )
 
@@ -52,21 +54,15 @@ func TestInvalid(t *testing.T) {
 }
 
 func TestStepWriteNoAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are not meaningful under -race")
-	}
 	s, _ := New(300, 8, 640, 480, 3)
 	w, _ := quads.NewWriter(32)
 	view := make([]byte, 300*quads.QuadBytes)
 	tex := func(i int) uint32 { return uint32(i / 10) }
-	n := testing.AllocsPerRun(100, func() {
+	testenv.NoAllocs(t, "a frame of sprites", 100, func() {
 		s.Step(1.0/60, 640, 480)
 		_ = w.Reset(view)
 		s.Write(w, tex)
 	})
-	if n != 0 {
-		t.Errorf("a frame allocates %v times", n)
-	}
 }
 
 func BenchmarkStepWrite(b *testing.B) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadyframe/steadyframe/internal/testenv"
+
 	"github.com/steadyframe/steadyframe/voices"
 )
 
@@ -137,18 +139,12 @@ func TestParseWalksChunks(t *testing.T) {
 }
 
 func TestParseAllocatesNothing(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates on its own")
-	}
 	b := riff(chunk{"LIST", []byte("odd")}, fmtChunk(ext(float32fmt(2, 44100))), chunk{"data", ramp(800)})
-	n := testing.AllocsPerRun(100, func() {
+	testenv.NoAllocs(t, "Parse", 100, func() {
 		if _, _, err := Parse(b); err != nil {
 			t.Fatal(err)
 		}
 	})
-	if n != 0 {
-		t.Errorf("Parse allocates %v times per call, want 0", n)
-	}
 }
 
 func TestAppendRefuses(t *testing.T) {

@@ -1,5 +1,0 @@
-//go:build !race
-
-package font
-
-const raceEnabled = false

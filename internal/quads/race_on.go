@@ -1,5 +1,0 @@
-//go:build race
-
-package quads
-
-const raceEnabled = true

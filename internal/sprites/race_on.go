@@ -1,5 +1,0 @@
-//go:build race
-
-package sprites
-
-const raceEnabled = true

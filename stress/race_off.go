@@ -1,7 +1,0 @@
-//go:build !race
-
-package main
-
-// raceEnabled skips zero-allocation assertions: the race detector
-// allocates on its own.
-const raceEnabled = false
