@@ -209,7 +209,7 @@ func TestStatsAppendMatchesStringWithoutAllocating(t *testing.T) {
 // same three records written the way slog is usually called
 // (Logger.Info/Warn with key-value pairs and a formatted message).
 func BenchmarkOccupancyLine(b *testing.B) {
-	b.Run("ours-heap", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		o := newOccupancyRig(b, &countingHandler{min: slog.LevelInfo, n: &logCounts{}})
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -217,7 +217,7 @@ func BenchmarkOccupancyLine(b *testing.B) {
 			o.frame()
 		}
 	})
-	b.Run("slog-key-values", func(b *testing.B) {
+	b.Run("impl=slog-key-values", func(b *testing.B) {
 		log := slog.New(&anyHandler{})
 		s := descriptors.Stats{Name: "textures", Capacity: 100, Live: 60, Peak: 90, HighWater: 90}
 		b.ReportAllocs()
@@ -247,7 +247,7 @@ func (h anyHandler) WithGroup(string) slog.Handler           { return h }
 // into a kept buffer against String.
 func BenchmarkStatsLine(b *testing.B) {
 	s := descriptors.Stats{Name: "textures", Capacity: 1024, Live: 239, Peak: 275, HighWater: 275, Recycled: 43}
-	b.Run("ours-append", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		buf := make([]byte, 0, 256)
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
@@ -255,7 +255,7 @@ func BenchmarkStatsLine(b *testing.B) {
 		}
 		sinkInt = len(buf)
 	})
-	b.Run("string", func(b *testing.B) {
+	b.Run("impl=string", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			sinkInt = len(s.String())

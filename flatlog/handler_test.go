@@ -268,10 +268,10 @@ func BenchmarkHandler(b *testing.B) {
 		name string
 		h    slog.Handler
 	}{
-		{"flatlog-text", flatlog.New(io.Discard, flatlog.FormatText, nil)},
-		{"slog-text", slog.NewTextHandler(io.Discard, nil)},
-		{"flatlog-json", flatlog.New(io.Discard, flatlog.FormatJSON, nil)},
-		{"slog-json", slog.NewJSONHandler(io.Discard, nil)},
+		{"impl=flatlog/format=text", flatlog.New(io.Discard, flatlog.FormatText, nil)},
+		{"impl=slog/format=text", slog.NewTextHandler(io.Discard, nil)},
+		{"impl=flatlog/format=json", flatlog.New(io.Discard, flatlog.FormatJSON, nil)},
+		{"impl=slog/format=json", slog.NewJSONHandler(io.Discard, nil)},
 	}
 	for _, hh := range handlers {
 		b.Run(hh.name, func(b *testing.B) {

@@ -74,27 +74,27 @@ func TestWorkerTickNoAllocs(t *testing.T) {
 	})
 }
 
+// BenchmarkOccupancyLine writes the tool's occupancy line through
+// flatlog, as the tool does, and through slog's own TextHandler, which
+// takes its buffer from a sync.Pool.
 func BenchmarkOccupancyLine(b *testing.B) {
-	o := newOccupancyLog(slog.New(flatlog.New(io.Discard, flatlog.FormatText, nil)), 1024, time.Nanosecond, nil)
-	st := descriptors.Stats{Capacity: 1024, Live: 239, Peak: 275, HighWater: 275}
-	var at time.Duration
-	b.ReportAllocs()
-	for b.Loop() {
-		at += time.Second
-		o.Write(at, st)
-	}
-}
-
-// BenchmarkOccupancyLineStdText is the same line through slog's own
-// TextHandler, which takes its buffer from a sync.Pool.
-func BenchmarkOccupancyLineStdText(b *testing.B) {
-	o := newOccupancyLog(slog.New(slog.NewTextHandler(io.Discard, nil)), 1024, time.Nanosecond, nil)
-	st := descriptors.Stats{Capacity: 1024, Live: 239, Peak: 275, HighWater: 275}
-	var at time.Duration
-	b.ReportAllocs()
-	for b.Loop() {
-		at += time.Second
-		o.Write(at, st)
+	for _, c := range []struct {
+		name string
+		h    slog.Handler
+	}{
+		{"impl=ours", flatlog.New(io.Discard, flatlog.FormatText, nil)},
+		{"impl=slog-text", slog.NewTextHandler(io.Discard, nil)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			o := newOccupancyLog(slog.New(c.h), 1024, time.Nanosecond, nil)
+			st := descriptors.Stats{Capacity: 1024, Live: 239, Peak: 275, HighWater: 275}
+			var at time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				at += time.Second
+				o.Write(at, st)
+			}
+		})
 	}
 }
 
@@ -153,7 +153,7 @@ func mustQueue(n int) *syncs.Queue[request] {
 // it (appended into a reused buffer, one Write) beside the same line
 // formatted with fmt.Fprintf, as a user would otherwise write it.
 func BenchmarkProgressLine(b *testing.B) {
-	b.Run("own", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		p := newProgress(io.Discard, 0, time.Minute, time.Millisecond)
 		p.term = true
 		var at time.Duration
@@ -163,7 +163,7 @@ func BenchmarkProgressLine(b *testing.B) {
 			p.Update(at, 1234, 239, 275, true)
 		}
 	})
-	b.Run("fmt", func(b *testing.B) {
+	b.Run("impl=fmt", func(b *testing.B) {
 		var at time.Duration
 		b.ReportAllocs()
 		for b.Loop() {

@@ -24,8 +24,8 @@ func BenchmarkFrameUpload64KiB(b *testing.B) { benchUploadPair(b, 64<<10) }
 func BenchmarkFrameUpload1MiB(b *testing.B)  { benchUploadPair(b, 1<<20) }
 
 func benchUploadPair(b *testing.B, n int) {
-	b.Run("ours-persistent", func(b *testing.B) { benchUpload(b, n, true) })
-	b.Run("BufferSubData", func(b *testing.B) { benchUpload(b, n, false) })
+	b.Run("impl=ours", func(b *testing.B) { benchUpload(b, n, true) })
+	b.Run("impl=BufferSubData", func(b *testing.B) { benchUpload(b, n, false) })
 }
 
 func benchUpload(b *testing.B, n int, persistent bool) {

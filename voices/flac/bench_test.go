@@ -14,7 +14,7 @@ import (
 // sample, with no sizing, checks or limit.
 func BenchmarkDecode(b *testing.B) {
 	in := readFile(b, "tone-s16-stereo-22050.flac")
-	b.Run("Decode", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, _, err := Decode(bytes.NewReader(in)); err != nil {
@@ -22,7 +22,7 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		}
 	})
-	b.Run("ParseNext", func(b *testing.B) {
+	b.Run("impl=mewkiz-ParseNext", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			s, err := mflac.New(bytes.NewReader(in))

@@ -13,7 +13,7 @@ import (
 // regrows its buffer and has no limit.
 func BenchmarkDecode(b *testing.B) {
 	in := readTone(b)
-	b.Run("Decode", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, _, err := Decode(bytes.NewReader(in)); err != nil {
@@ -21,7 +21,7 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		}
 	})
-	b.Run("ReadAll", func(b *testing.B) {
+	b.Run("impl=go-mp3-ReadAll", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			d, err := gomp3.NewDecoder(bytes.NewReader(in))

@@ -129,14 +129,14 @@ func report(b *testing.B, blocks int, elapsed time.Duration, m0, m1 *runtime.Mem
 // oto two ways, each op being 1024 frames of all 32 voices taken by the
 // unpaced device (so ns/op is the pipeline's throughput, and allocs/s and
 // GCs/s what it costs the process):
-//   - ours-oto: our engine, mixing, behind one oto.Player;
-//   - oto-players: 32 oto.Players mixed by oto itself, each reading its
+//   - impl=ours: our engine, mixing, behind one oto.Player;
+//   - impl=oto-players: 32 oto.Players mixed by oto itself, each reading its
 //     own source already at 48 kHz float32 (oto cannot resample).
 //
 // The mixer's own CPU cost, as a real-time factor, is voices'
 // BenchmarkMix32.
 func BenchmarkOtoMix32(b *testing.B) {
-	b.Run("ours-oto", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		benchContext(b)
 		e := engine32(b, New(Desc{}))
 		var m0, m1 runtime.MemStats
@@ -160,7 +160,7 @@ func BenchmarkOtoMix32(b *testing.B) {
 		b.ReportMetric(float64(st.MixTotal.Nanoseconds())/float64(st.Blocks)/1e3, "µs-per-block")
 		b.ReportMetric(float64(st.MixMax.Microseconds()), "µs-max-block")
 	})
-	b.Run("oto-players", func(b *testing.B) {
+	b.Run("impl=oto-players", func(b *testing.B) {
 		ctx := benchContext(b)
 		var frames atomic.Int64
 		var players []*oto.Player
@@ -226,7 +226,7 @@ func (r *loopReader) Read(p []byte) (int, error) {
 func BenchmarkOtoPlay(b *testing.B) {
 	f := benchFormats[0]
 	pcm := benchPCM(f, 480)
-	b.Run("ours-enqueue", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		benchContext(b)
 		e, err := voices.NewEngine(voices.EngineDesc{Device: New(Desc{}), QueueSize: 1 << 16, MaxVoices: 1024})
 		if err != nil {
@@ -250,7 +250,7 @@ func BenchmarkOtoPlay(b *testing.B) {
 			}
 		}
 	})
-	b.Run("oto-newplayer", func(b *testing.B) {
+	b.Run("impl=oto-NewPlayer", func(b *testing.B) {
 		ctx := benchContext(b)
 		dev := benchPCM(voices.DefaultDeviceFormat, 480)
 		// Let the collector find the dropped players so oto removes them
@@ -270,7 +270,7 @@ func BenchmarkOtoPlay(b *testing.B) {
 // reads the mixer continuously; on a sound card add the wait for oto's
 // next read (at most one player buffer, 10.7 ms by default).
 func BenchmarkOtoStopAll(b *testing.B) {
-	b.Run("ours-oto", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		benchContext(b)
 		e := engine32(b, New(Desc{}))
 		f := benchFormats[0]

@@ -30,7 +30,7 @@ type canonicalHeader struct {
 // canonical header and a copy of the samples into a new buffer.
 func BenchmarkParse(b *testing.B) {
 	file := riff(fmtChunk(pcm16(2, 44100)), chunk{"data", ramp(44100 * 4)})
-	b.Run("view", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(file)))
 		for b.Loop() {
@@ -39,7 +39,7 @@ func BenchmarkParse(b *testing.B) {
 			}
 		}
 	})
-	b.Run("read-copy", func(b *testing.B) {
+	b.Run("impl=binary.Read-copy", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(file)))
 		for b.Loop() {
