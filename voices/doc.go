@@ -73,8 +73,8 @@
 // Ebitengine player, oto's goroutines inside Ebitengine). Game goroutines
 // never touch a voice: Play, Stop, SetVolume, SetPan, SetMasterGain and
 // SetFormatGain validate their arguments and push a fixed-size command
-// into a bounded lock-free queue (many producers, one consumer) that the
-// mixer drains at the start of every block. They never block and, once
+// into a bounded lock-free queue (syncs.Queue: many producers, one
+// consumer) that the mixer drains at the start of every block. They never block and, once
 // warm, never allocate, not even to refuse: a refusal (ErrNoVoice,
 // ErrQueueFull, ErrStaleHandle, ErrClosed) is the sentinel itself, so that
 // errors.Is(err, voices.ErrNoVoice), err == voices.ErrNoVoice and a

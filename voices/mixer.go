@@ -18,7 +18,7 @@ type mixer struct {
 	dev     Format
 	block   int
 	fade    int // fade-out length in frames
-	q       *queue
+	q       *syncs.Queue[command]
 	slots   *slotTable
 	barrier *syncs.Barrier
 	clock   func() int64
@@ -69,7 +69,7 @@ type mixer struct {
 	playMaxNs  atomic.Int64
 }
 
-func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *queue, slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
+func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
 	m := &mixer{
 		dev: dev, block: block, fade: fadeFrames,
 		q: q, slots: slots, barrier: b, clock: clock,
@@ -230,9 +230,9 @@ func putSample(o []byte, e Encoding, s float32) {
 
 // drain applies every queued command in order.
 func (m *mixer) drain() {
-	var c command
 	for {
-		pos, ok := m.q.pop(&c)
+		pos := m.q.Head()
+		c, ok := m.q.Pop()
 		if !ok {
 			return
 		}
@@ -310,11 +310,8 @@ func (m *mixer) play(c *command) {
 
 // refuse hands a reserved slot back and counts the refusal.
 func (m *mixer) refuse(v *voice, slot uint32, counted bool) {
-	if counted {
-		m.slots.unreserve(v.pool)
-	}
 	m.refusals.Add(1)
-	m.slots.retire(v.pool, slot)
+	m.slots.retire(v.pool, slot, counted)
 }
 
 // take finds a place under the caps for a new voice of pool p with
@@ -335,13 +332,13 @@ func (m *mixer) take(p *formatPool, prio int16) bool {
 	victim := m.victim(p, prio, !own)
 	if victim == nil {
 		if own {
-			p.active.Add(-1)
+			p.addCount(-1)
 		}
 		return false
 	}
 	if own {
 		raisePeak(&p.peak, mine)
-		victim.pool.active.Add(-1)
+		victim.pool.addCount(-1)
 	}
 	victim.counted = false
 	if victim.order >= m.blockOrder {
@@ -392,11 +389,9 @@ func (m *mixer) reap() {
 
 func (m *mixer) endVoice(v *voice, s uint32) {
 	v.clip.bank.readers.Add(-1)
-	if v.counted {
-		m.slots.unreserve(v.pool)
-	}
+	counted := v.counted
 	*v = v.fixed()
-	m.slots.retire(v.pool, s)
+	m.slots.retire(v.pool, s, counted)
 }
 
 // stopNow is StopAll's fallback, run by a requester holding the seized
