@@ -55,14 +55,16 @@
 // and the gain recovers with a 50 ms time constant. A centred mono voice
 // plays at unity on a mono device (its pan is a balance there).
 //
-// The inner loops are AVX2 assembly on amd64 CPUs that have it (chosen at
-// run time with golang.org/x/sys/cpu; the 48-tap sinc loops use AVX-512
-// where present), and plain Go everywhere else: other architectures,
-// older CPUs, and builds with the steadyframe_scalar tag, which compiles
-// the assembly out. The Go loops are the reference: the vector ones give
-// the same bits (the 16-bit linear resamplers within a rounding), which
-// the tests check on hostile input too; every assembly routine clears the
-// upper vector bits (VZEROUPPER) before it returns.
+// The inner loops are AVX2 assembly on amd64 CPUs that have it, and
+// AVX-512 where present (chosen at run time with golang.org/x/sys/cpu:
+// the sinc's group kernels, which compute 16 consecutive outputs one per
+// lane, and the linear resamplers when upsampling), and plain Go
+// everywhere else: other architectures, older CPUs, and builds with the
+// steadyframe_scalar tag, which compiles the assembly out. The Go loops
+// are the reference: the vector ones give the same bits (the 16-bit
+// linear resamplers within a rounding), which the tests check on hostile
+// input too, so the mix does not depend on the CPU; every assembly
+// routine clears the upper vector bits (VZEROUPPER) before it returns.
 //
 // # Ownership
 //

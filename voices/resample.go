@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unsafe"
 )
 
 // Resampler selects how the mixer converts a voice whose source rate
@@ -84,14 +85,44 @@ type sincTable struct {
 	phases  uint32
 	stepInt uint32
 	stepNum uint32
-	// bound is the largest sum of absolute coefficients of any phase: no
-	// output from samples in [-1, 1] exceeds it, so the f32 kernels clamp
-	// their outputs to it (and read NaN as silence) rather than check
-	// every sample they read.
-	bound float32
-	coef  []float32 // phases rows of taps coefficients, in visiting order
-	adv   []uint32  // source frames the position advances after each row
+	coef    []float32 // phases rows of taps coefficients, in visiting order
+	adv     []uint32  // source frames the position advances after each row
+
+	// grp is the filter laid out for the vector kernels' groups, or nil
+	// (see sincGroups).
+	grp *sincGroups
 }
+
+// sincGroups is an upsampling filter laid out for the vector kernels,
+// which compute 16 consecutive outputs at once, one per lane (8 with
+// AVX2 alone): for each tap, the 16 outputs' coefficients in one aligned
+// load, and their 16 source frames in one load of the 16 frames from the
+// first output's and a permute. Upsampling, consecutive outputs' windows
+// start at most 15 frames apart over 16 outputs, so that one load covers
+// them. A dot product per lane needs no horizontal sum: the lanes are the
+// outputs.
+//
+// Groups start at rows that are multiples of 16 in a cycle of cols rows
+// (the phases repeated up to a multiple of 16), so that the coefficient
+// loads are aligned: a run starting at another row begins with a group
+// whose first lanes are masked off.
+type sincGroups struct {
+	cols int // rows in the cycle: the least common multiple of phases and 16
+	// coef[(g*taps+k)*16+i] is tap k of row 16g+i (mod phases); 64-byte
+	// aligned.
+	coef []float32
+	// lane[16g+i] is how many source frames output i of group g starts
+	// after output 0 of the group: 0 to 15.
+	lane []int32
+	// adv[g] is how many source frames the window moves on after group
+	// g's 16 outputs, and adv8[g] after its first 8.
+	adv, adv8 []uint32
+}
+
+// maxSincCols bounds a group layout's cycle: rates whose phases cycle
+// longer (16 or 32 kHz to a 44.1 kHz device: 7056 rows) keep the
+// per-output kernels rather than a table of a megabyte or more.
+const maxSincCols = 2048
 
 // row returns the coefficients of the seq-th phase of the cycle.
 func (t *sincTable) row(seq uint32) []float32 {
@@ -182,14 +213,47 @@ func newSincTable(src, dev int) *sincTable {
 		// Each phase's gain at DC is exactly 1: otherwise the gain would
 		// wobble from frame to frame by the window's ripple, which is
 		// noise on a steady tone.
-		abs := 0.0
 		for k, c := range row {
 			t.coef[seq*K+k] = float32(c / sum)
-			abs += math.Abs(c / sum)
 		}
-		t.bound = max(t.bound, float32(abs)*(1+1e-6))
 	}
+	t.grp = newSincGroups(t)
 	return t
+}
+
+// newSincGroups lays t out for the vector kernels' groups, or returns nil
+// when t downsamples (16 outputs may then span more than 16 frames, and
+// the filter is longer than 48 taps) or its cycle is longer than
+// maxSincCols.
+func newSincGroups(t *sincTable) *sincGroups {
+	P := int(t.phases)
+	cols := P * 16 / gcd(P, 16)
+	if t.stepInt != 0 || t.taps != 48 || cols > maxSincCols {
+		return nil // the group kernels are written for 48 taps
+	}
+	G, K := cols/16, t.taps
+	g := &sincGroups{cols: cols, lane: make([]int32, cols), adv: make([]uint32, G), adv8: make([]uint32, G)}
+	// Align the coefficients to 64 bytes: the slice is cut from a larger
+	// one at the first aligned float.
+	buf := make([]float32, G*K*16+16)
+	off := int(-uintptr(unsafe.Pointer(&buf[0])) & 63 / 4)
+	g.coef = buf[off : off+G*K*16 : off+G*K*16]
+	for gi := range G {
+		d := 0
+		for i := range 16 {
+			row := (16*gi + i) % P
+			g.lane[16*gi+i] = int32(d)
+			for k := range K {
+				g.coef[(gi*K+k)*16+i] = t.coef[row*K+k]
+			}
+			d += int(t.adv[row])
+			if i == 7 {
+				g.adv8[gi] = uint32(d)
+			}
+		}
+		g.adv[gi] = uint32(d)
+	}
+	return g
 }
 
 // besselI0 is the modified Bessel function of the first kind, order 0,
