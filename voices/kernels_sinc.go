@@ -24,11 +24,12 @@ import (
 // poison the mix, and a bad sample costs only itself.
 //
 // The scalar kernels are the reference and the fallback of the vector
-// ones (kernels_amd64.s, sinc_avx512_amd64.s) and give the same bits:
-// each output sums its taps in the order of the vector kernel that runs
-// its filter (sincTable.dot), every product rounded before it is added,
-// as the vector kernels' separate multiplies and adds round them. So the
-// mix does not depend on the CPU, and a test demands equality.
+// ones (kernels_amd64.s, sinc_avx512_amd64.s, sinc_avx2_amd64.s) and give
+// the same values: each output sums its taps in the order of the vector
+// kernel that runs its filter (sincDotGroup, sincDotLanes), every
+// product rounded before it is added, as the vector kernels' separate
+// multiplies and adds round them. So the mix does not depend on the CPU,
+// and a test demands equality.
 
 // sincPlane is the most frames a run converts at a time: a plane of 8
 // KiB per channel, which stays in the L1 cache beside the coefficients.
@@ -75,11 +76,11 @@ func sincRuns(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, g
 		// starts at most sincPlane-taps frames in.
 		fit := (uint64(sincPlane-t.taps)*uint64(t.phases) + uint64(t.phases) - 1 - uint64(t.phase(seq))) / step
 		n := min(len(out), int(fit)+1)
-		last, _ := t.advance(0, seq, n-1)
+		last, lastSeq := t.advance(0, seq, n-1)
 		span := last + t.taps
 		conv(k, l[:span], r[:span], src[:span*fb:span*fb])
 		filt(stereo, out[:n], l[:span], r[:span], t, seq, gl, gr)
-		adv, next := t.advance(0, seq, n)
+		adv, next := t.step1(last, lastSeq)
 		src, seq, out = src[adv*fb:], next, out[n:]
 	}
 }
@@ -112,14 +113,26 @@ func convertScalar(k sourceKind, l, r []float32, run []byte) {
 
 // filterScalar is the reference filter.
 func filterScalar(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32) {
-	K := t.taps
+	K, g := t.taps, t.grp
 	j := 0
 	for i := range out {
 		c := t.row(seq)
-		ml := t.dot(c, l[j:j+K], 1, 0)
-		mr := ml
-		if stereo {
-			mr = t.dot(c, r[j:j+K], 1, 0)
+		var ml, mr float32
+		if g != nil {
+			// The row's lane offset in its group decides the order of
+			// the partial sums.
+			shift := int(g.lane[seq])
+			ml = sincDotGroup(c, l[j:j+K], 1, 0, shift)
+			mr = ml
+			if stereo {
+				mr = sincDotGroup(c, r[j:j+K], 1, 0, shift)
+			}
+		} else {
+			ml = sincDotLanes(c, l[j:j+K], 1, 0)
+			mr = ml
+			if stereo {
+				mr = sincDotLanes(c, r[j:j+K], 1, 0)
+			}
 		}
 		out[i][0] += float32(ml * gl)
 		out[i][1] += float32(mr * gr)
@@ -130,33 +143,17 @@ func filterScalar(stereo bool, out []frame, l, r []float32, t *sincTable, seq ui
 	}
 }
 
-// dot is one channel's output: the dot product of the coefficients c with
-// the window's samples, sample k at w[k*stride+off], summed in the order
-// of the vector kernel that runs t: sincDot8 for the group kernels,
-// sincDotLanes for the per-output ones.
-func (t *sincTable) dot(c, w []float32, stride, off int) float32 {
-	if t.grp != nil {
-		return sincDot8(c, w, stride, off)
-	}
-	return sincDotLanes(c, w, stride, off)
-}
-
-// sincDot8 is the group kernels' order: each lane of a group is one
-// output, summing tap k into the (k mod 8)-th of eight partial sums, each
-// started with its first product, then ((a0+a1)+(a2+a3)) +
-// ((a4+a5)+(a6+a7)). Eight chains of six adds, rather than four of
-// twelve, let a group's sums finish while the next group's begin.
-func sincDot8(c, w []float32, stride, off int) float32 {
-	K := len(c)
-	w = w[off : (K-1)*stride+off+1]
+// sincDotGroup is the group kernels' order, for an output whose window
+// starts shift frames after its group's first (sincGroups.lane): the
+// kernels sum frame m of the group's span into the (m mod 8)-th of eight
+// partial sums, so tap k goes into partial sum (k+shift) mod 8, in order
+// of k; then ((a0+a1)+(a2+a3)) + ((a4+a5)+(a6+a7)). The kernels also
+// add the frames outside the output's window times zero, which changes
+// no value (a zero's sign aside).
+func sincDotGroup(c, w []float32, stride, off, shift int) float32 {
 	var a [8]float32
-	for j := range a {
-		a[j] = c[j] * w[j*stride]
-	}
-	for k := 8; k+7 < K; k += 8 {
-		for j := range a {
-			a[j] += float32(c[k+j] * w[(k+j)*stride])
-		}
+	for k, ck := range c {
+		a[(k+shift)&7] += float32(ck * w[k*stride+off])
 	}
 	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
 }
