@@ -44,7 +44,7 @@
 // loop seam from the loop's start, plays the band-limited onset and tail
 // of a one-shot clip (a voice ends half a window after its last frame),
 // and keeps a fixed-size state per voice. ResamplerLinear (EngineDesc)
-// interpolates linearly instead, at about a third of the cost
+// interpolates linearly instead, at about a quarter of the cost
 // (BenchmarkMix32), for effects where the dull top octave and the images
 // do not matter.
 //

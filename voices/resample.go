@@ -24,10 +24,11 @@ const (
 	// content above it is filtered out rather than folded back.
 	ResamplerSinc Resampler = iota
 	// ResamplerLinear interpolates between the two nearest source frames:
-	// about a third of the sinc's cost with vector kernels, but it dulls
-	// the top octave and leaves images only a few dB down (a 10 kHz tone
-	// from 22050 Hz comes out 6 dB low beside an image at 12.05 kHz 3 dB
-	// below it). For sound effects on a CPU budget.
+	// about a quarter of the sinc's cost with vector kernels (the whole
+	// 32-voice mix of BenchmarkMix32), but it dulls the top octave and
+	// leaves images only a few dB down (a 10 kHz tone from 22050 Hz comes
+	// out 6 dB low beside an image at 12.05 kHz 3 dB below it). For sound
+	// effects on a CPU budget.
 	ResamplerLinear
 )
 
