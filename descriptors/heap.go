@@ -104,6 +104,9 @@ type Heap struct {
 	// is the pool's or follows from the pool's, so Alloc, Free and the
 	// reclaim keep none of their own (BenchmarkChurn).
 	refused uint64
+	// reclaimed receives the slots one pool.ReclaimInto reclaims, for the
+	// SlotReleaser.
+	reclaimed [64]uint32
 
 	name      string
 	err       refusal
@@ -270,16 +273,23 @@ func (h *Heap) reclaim(completed uint64) {
 	if h.closed {
 		return
 	}
-	i, _, ok := h.pool.Reclaim(completed)
-	if !ok {
+	// Up to 64 slots a call, in one loop inside the pool: about half the
+	// instructions per slot of a Reclaim per slot (BenchmarkChurn).
+	n := h.pool.ReclaimInto(completed, h.reclaimed[:])
+	if n == 0 {
 		return
 	}
-	for ok {
-		h.inUse--
+	for n > 0 {
+		h.inUse -= n
 		if h.releaser != nil {
-			h.releaser.ReleaseSlot(int(i))
+			for _, i := range h.reclaimed[:n] {
+				h.releaser.ReleaseSlot(int(i))
+			}
 		}
-		i, _, ok = h.pool.Reclaim(completed)
+		if n < len(h.reclaimed) {
+			break
+		}
+		n = h.pool.ReclaimInto(completed, h.reclaimed[:])
 	}
 	if h.inUse < h.occupancy.rearmAt {
 		h.occupancy.rearm(h)

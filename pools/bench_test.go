@@ -358,8 +358,9 @@ func BenchmarkWalkSparse(b *testing.B) { benchWalks(b, 32) }
 // comment); losing inlining roughly doubles BenchmarkPoolCompare's
 // ours-pool-create-destroy, so a change that costs it must fail here
 // rather than go unnoticed. Reclaim is on the list because a renderer
-// calls it every frame, if only to learn that nothing completed; the
-// pending queue's layout (see the Pool struct) is what keeps it inside
+// calls it every frame, if only to learn that nothing completed, and
+// DestroyAfter because the descriptor heap's Free is little else; the
+// pending queue's layout (see the Pool struct) is what keeps both inside
 // the budget.
 func TestHotPathsInline(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
@@ -371,7 +372,7 @@ func TestHotPathsInline(t *testing.T) {
 		t.Fatalf("building testdata/inlinecheck: %v\n%s", err, out)
 	}
 	lines := strings.Split(string(out), "\n")
-	for _, want := range []string{"Pool.Create", "Pool.Destroy", "Pool.Get", "Pool.Valid", "Pool.Reclaim", "Arena.Alloc", "Slots.NextLive", "Slots.ReleaseAt"} {
+	for _, want := range []string{"Pool.Create", "Pool.Destroy", "Pool.DestroyAfter", "Pool.Get", "Pool.Valid", "Pool.Reclaim", "Arena.Alloc", "Slots.NextLive", "Slots.ReleaseAt"} {
 		typ, method, _ := strings.Cut(want, ".")
 		found := false
 		for _, l := range lines {

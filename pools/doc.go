@@ -70,10 +70,10 @@
 //
 // After DestroyAfter(h, serial) the slot is pending: it keeps the
 // element's value and stays off the free list until a Reclaim(completed)
-// with completed at or above serial takes it, oldest first. Serials must
-// not decrease from one DestroyAfter to the next; a lower one is raised to
-// the newest pending slot's, so a slot may wait longer than asked, never
-// shorter. Pending slots count against the budget, survive Clear (a device
+// (or ReclaimInto) with completed at or above serial takes it, oldest
+// first: a slot waits for every slot pending before it too, so a serial
+// below an earlier pending slot's waits longer than asked, never shorter.
+// Pending slots count against the budget, survive Clear (a device
 // may still use them) and survive Grow in the same order. A slot whose
 // generation is spent retires when it is reclaimed.
 //

@@ -176,8 +176,11 @@ func poolStep(p *Pool[fuzzElem], m *poolModel, op byte, r *opReader, tag uint64)
 		}
 	case 12: // One Reclaim.
 		return reclaimStep(p, m, uint64(r.next()))
-	case 13: // Drain every completed frame, as the descriptor heap does.
-		completed := uint64(r.next())
+	case 13: // Drain every completed frame: with Reclaim, or with ReclaimInto in batches of 1..4, as the descriptor heap does.
+		completed, batch := uint64(r.next()), int(r.next()%5)
+		if batch > 0 {
+			return reclaimIntoStep(p, m, completed, batch)
+		}
 		for range len(m.slots) + 1 {
 			if err := reclaimStep(p, m, completed); err != nil {
 				return err
@@ -224,6 +227,27 @@ func reclaimStep(p *Pool[fuzzElem], m *poolModel, completed uint64) error {
 		return errorf("Reclaim(%d) = %d, %+v, %v; model %d, tag %d, %v", completed, i, e, ok, wi, wtag, wok)
 	}
 	return nil
+}
+
+// reclaimIntoStep drains every completed frame with ReclaimInto, batch
+// slots at a time, and checks each batch against as many Reclaims of the
+// model.
+func reclaimIntoStep(p *Pool[fuzzElem], m *poolModel, completed uint64, batch int) error {
+	dst := make([]uint32, batch)
+	for {
+		n := p.ReclaimInto(completed, dst)
+		for k := range n {
+			if wi, _, wok := m.reclaim(completed); !wok || wi != dst[k] {
+				return errorf("ReclaimInto(%d) slot %d of %d = %d; model %d, %v", completed, k, n, dst[k], wi, wok)
+			}
+		}
+		if n < batch {
+			if wi, _, wok := m.reclaim(completed); wok {
+				return errorf("ReclaimInto(%d) stopped after %d of %d; model reclaims %d next", completed, n, batch, wi)
+			}
+			return nil
+		}
+	}
 }
 
 // errorf is fmt.Errorf under a name that keeps the test helpers short.

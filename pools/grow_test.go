@@ -23,8 +23,8 @@ func TestPoolGrow(t *testing.T) {
 	if err := p.Grow(7); err != nil {
 		t.Fatal(err)
 	}
-	if p.Cap() != 7 || len(p.slots) != 7 || len(p.serials) != 7 || len(p.resv.headers) != 7 || cap(p.resv.entries) != 7 {
-		t.Fatalf("after Grow(7): Cap %d, arrays %d %d %d %d", p.Cap(), len(p.slots), len(p.serials), len(p.resv.headers), cap(p.resv.entries))
+	if p.Cap() != 7 || len(p.slots) != 7 || len(p.resv.headers) != 7 || cap(p.resv.entries) != 7 {
+		t.Fatalf("after Grow(7): Cap %d, arrays %d %d %d", p.Cap(), len(p.slots), len(p.resv.headers), cap(p.resv.entries))
 	}
 	// Handles survive; pointers do not: the elements moved.
 	e := p.Get(hs[2])

@@ -227,8 +227,8 @@ func (m *poolModel) age(p *Pool[fuzzElem]) {
 }
 
 // destroyAfter is the model of DestroyAfter: the handle checks of destroy,
-// then the slot waits in the queue with its tag, for a serial no lower
-// than the newest pending one.
+// then the slot waits in the queue with its tag and its serial, behind
+// every slot pending before it.
 func (m *poolModel) destroyAfter(h Handle[fuzzElem], serial uint64) error {
 	i := int(h.Index())
 	if h.IsZero() || i >= len(m.slots) {
@@ -241,9 +241,6 @@ func (m *poolModel) destroyAfter(h Handle[fuzzElem], serial uint64) error {
 	s.live = false
 	s.gen++
 	s.pending = true
-	if n := len(m.pending); n > 0 {
-		serial = max(serial, m.slots[m.pending[n-1]].serial)
-	}
 	s.serial = serial
 	m.pending = append(m.pending, i)
 	return nil
@@ -321,8 +318,8 @@ func (m *poolModel) check(p *Pool[fuzzElem]) error {
 		return fmt.Errorf("pending queue %v, model %v", got, m.pending)
 	}
 	for _, i := range m.pending {
-		if p.serials[i] != m.slots[i].serial {
-			return fmt.Errorf("pending slot %d waits for %d, model %d", i, p.serials[i], m.slots[i].serial)
+		if p.slots[i].serial != m.slots[i].serial {
+			return fmt.Errorf("pending slot %d waits for %d, model %d", i, p.slots[i].serial, m.slots[i].serial)
 		}
 	}
 	if p.Valid(Handle[fuzzElem]{}) || p.Get(Handle[fuzzElem]{}) != nil {

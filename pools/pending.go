@@ -13,11 +13,12 @@ package pools
 // that frame: Reclaim hands the value back for the caller to release the
 // device object. A pending slot counts against the budget like a live one.
 //
-// Pending slots form a queue reclaimed oldest first, so serials must not
-// decrease from one call to the next, as a frame clock's never do. A
-// serial below the one the newest pending slot waits for is raised to it:
-// the slot waits longer than asked, never shorter. Once the queue is
-// empty, any serial is accepted.
+// Pending slots form a queue reclaimed oldest first: a slot waits for
+// every slot pending before it as well as for its own serial. Serials that
+// do not decrease from one call to the next, as a frame clock's never do,
+// wait for exactly what they name; a serial below an earlier pending
+// slot's waits longer than asked, never shorter. Once the queue is empty,
+// any serial is accepted.
 //
 // A zero, out-of-range or forged handle gets ErrInvalidHandle, a stale one
 // ErrStaleHandle, and nothing changes. DestroyAfter is O(1) and allocates
@@ -35,15 +36,13 @@ func (p *Pool[T]) DestroyAfter(h Handle[T], serial uint64) error {
 	// spent one (genRetired) is even too, and the slot retires when it is
 	// reclaimed, not before, since it is as busy as any pending slot.
 	s.gen++
+	s.serial = serial
 	if p.pending == 0 {
 		p.pendHead = i
 	} else {
 		slots[p.pendTail].next = i
-		serial = max(serial, p.tailSerial)
 	}
 	p.pendTail = i
-	p.tailSerial = serial
-	p.serials[i] = serial
 	p.live--
 	p.pending++
 	return nil
@@ -65,12 +64,12 @@ func (p *Pool[T]) DestroyAfter(h Handle[T], serial uint64) error {
 //		release(i, old)
 //	}
 //
-// Reclaim is O(1) and allocates nothing.
+// or, when the elements name nothing the caller must release, with
+// ReclaimInto. Reclaim is O(1) and allocates nothing.
 func (p *Pool[T]) Reclaim(completed uint64) (index uint32, elem T, ok bool) {
 	i := p.pendHead
-	// Serials never decrease along the queue, so if the oldest slot must
-	// still wait, every slot behind it must too.
-	if p.pending == 0 || p.serials[i] > completed {
+	// Every slot behind the oldest waits for it.
+	if p.pending == 0 || p.slots[i].serial > completed {
 		return 0, elem, false
 	}
 	s := &p.slots[i]
@@ -85,4 +84,39 @@ func (p *Pool[T]) Reclaim(completed uint64) (index uint32, elem T, ok bool) {
 		p.head = i
 	}
 	return i, elem, true
+}
+
+// ReclaimInto is Reclaim for up to len(dst) slots at once, for a pool
+// whose elements name nothing the caller must release: it reclaims the
+// oldest pending slots whose frames are at or below completed, as many
+// Reclaim calls would, writes their indices into dst, oldest first,
+// zeroes their elements without returning them, and returns how many it
+// reclaimed. One loop over the queue with the pool's fields in registers
+// costs about half the instructions per slot of calling Reclaim in a loop
+// (BenchmarkChurn in descriptors). It is O(n) and allocates nothing.
+func (p *Pool[T]) ReclaimInto(completed uint64, dst []uint32) int {
+	slots := p.slots
+	elems := p.elems[:len(slots)]
+	i, head := p.pendHead, p.head
+	dst = dst[:min(len(dst), p.pending)]
+	var zero T
+	for k := range dst {
+		if uint(i) >= uint(len(slots)) || slots[i].serial > completed {
+			dst = dst[:k]
+			break
+		}
+		s := &slots[i]
+		dst[k] = i
+		elems[i] = zero
+		next := s.next
+		if s.gen != genRetired {
+			s.next = head
+			head = i
+		} else {
+			p.retired++
+		}
+		i = next
+	}
+	p.pendHead, p.head, p.pending = i, head, p.pending-len(dst)
+	return len(dst)
 }

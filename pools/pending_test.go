@@ -12,21 +12,19 @@ import (
 type texture struct{ name uint32 }
 
 // pendingQueue returns p's pending queue, oldest first, checking that it
-// ends at pendTail and holds distinct slots, each with an even generation
-// and a serial no lower than the one before it.
+// ends at pendTail and holds distinct slots, each with an even generation.
 func pendingQueue[T any](p *Pool[T]) []uint32 {
 	var q []uint32
 	seen := make(map[uint32]bool)
 	for k, i := 0, p.pendHead; k < p.pending; k, i = k+1, p.slots[i].next {
-		if seen[i] || p.slots[i].gen&1 != 0 || (k > 0 && p.serials[i] < p.serials[q[k-1]]) {
-			panic(fmt.Sprintf("pending queue %v then slot %d (gen %d, serial %d) is broken", q, i, p.slots[i].gen, p.serials[i]))
+		if seen[i] || p.slots[i].gen&1 != 0 {
+			panic(fmt.Sprintf("pending queue %v then slot %d (gen %d) is broken", q, i, p.slots[i].gen))
 		}
 		seen[i] = true
 		q = append(q, i)
 	}
-	if len(q) > 0 && (q[len(q)-1] != p.pendTail || p.serials[p.pendTail] != p.tailSerial) {
-		panic(fmt.Sprintf("pending queue %v ends at %d (serial %d), not at pendTail %d (tailSerial %d)",
-			q, q[len(q)-1], p.serials[q[len(q)-1]], p.pendTail, p.tailSerial))
+	if len(q) > 0 && q[len(q)-1] != p.pendTail {
+		panic(fmt.Sprintf("pending queue %v ends at %d, not at pendTail %d", q, q[len(q)-1], p.pendTail))
 	}
 	return q
 }
@@ -36,18 +34,17 @@ type poolSnapshot struct {
 	stats   Stats
 	slots   []slot
 	elems   []texture
-	serials []uint64
 	head    uint32
 	pending []uint32
 }
 
 func snapshot(p *Pool[texture]) poolSnapshot {
-	return poolSnapshot{p.Stats(), slices.Clone(p.slots), slices.Clone(p.elems), slices.Clone(p.serials), p.head, pendingQueue(p)}
+	return poolSnapshot{p.Stats(), slices.Clone(p.slots), slices.Clone(p.elems), p.head, pendingQueue(p)}
 }
 
 func (s poolSnapshot) equal(o poolSnapshot) bool {
 	return s.stats == o.stats && slices.Equal(s.slots, o.slots) && slices.Equal(s.elems, o.elems) &&
-		slices.Equal(s.serials, o.serials) && s.head == o.head && slices.Equal(s.pending, o.pending)
+		s.head == o.head && slices.Equal(s.pending, o.pending)
 }
 
 // createNamed creates an element holding name and returns its handle.
@@ -191,17 +188,17 @@ func TestPoolDestroyAfterErrors(t *testing.T) {
 	}
 }
 
-// TestPoolDestroyAfterRaisesLowerSerials checks the one rule that keeps
-// the queue in order: a serial below the newest pending one waits for
-// that one, never less.
-func TestPoolDestroyAfterRaisesLowerSerials(t *testing.T) {
+// TestPoolDestroyAfterLowerSerialWaits checks the one rule that keeps the
+// queue in order: a serial below an earlier pending one waits for that
+// one too, never less.
+func TestPoolDestroyAfterLowerSerialWaits(t *testing.T) {
 	p := mustPool[texture](t, 4)
 	a, b, c := createNamed(t, p, 1), createNamed(t, p, 2), createNamed(t, p, 3)
 	p.DestroyAfter(a, 5)
-	p.DestroyAfter(b, 3) // raised to 5
+	p.DestroyAfter(b, 3) // waits behind a
 	p.DestroyAfter(c, 9)
-	if got := []uint64{p.serials[a.Index()], p.serials[b.Index()], p.serials[c.Index()]}; !slices.Equal(got, []uint64{5, 5, 9}) {
-		t.Fatalf("serials %v, want [5 5 9]", got)
+	if got := []uint64{p.slots[a.Index()].serial, p.slots[b.Index()].serial, p.slots[c.Index()].serial}; !slices.Equal(got, []uint64{5, 3, 9}) {
+		t.Fatalf("serials %v, want [5 3 9]", got)
 	}
 	wantNoReclaim(t, p, 3) // b asked for 3, but it waits behind a
 	wantNoReclaim(t, p, 4)

@@ -21,20 +21,24 @@ const genRetired = ^uint32(0) - 1
 // Create makes on the free-list head anyway is also its empty test.
 const noSlot = ^uint32(0)
 
-// slot is one slot's bookkeeping in a single 8-byte word: its generation
-// and a link, which threads the slot through whichever list holds it: the
-// free list while it is free (next is the slot below it), the pending
-// queue while it is pending (next is the slot queued after it), neither
-// while it is live, reserved or retired (next is meaningless then). A slot
-// is never on both lists, so one word serves both. Threading the LIFO free
-// list through the slots, instead of keeping a separate stack of indices
-// with its own length and capacity, is what brought
-// BenchmarkPoolCompare/ours-pool-create-destroy from 75 to 61 instructions
-// per op (counted under valgrind --tool=callgrind; see the Pool struct for
-// the other half).
+// slot is one slot's bookkeeping: its generation, a link, which threads
+// the slot through whichever list holds it: the free list while it is
+// free (next is the slot below it), the pending queue while it is pending
+// (next is the slot queued after it), neither while it is live, reserved
+// or retired (next is meaningless then), and while it is pending the
+// device frame it waits for. A slot is never on both lists, so one link
+// serves both. Threading the LIFO free list through the slots, instead of
+// keeping a separate stack of indices with its own length and capacity,
+// is what brought BenchmarkPoolCompare/ours-pool-create-destroy from 75
+// to 61 instructions per op (counted under valgrind --tool=callgrind; see
+// the Pool struct for the other half). The serial sits beside the link
+// rather than in an array of its own: DestroyAfter and Reclaim then make
+// one bound check, not two, which is part of what keeps DestroyAfter
+// inlinable.
 type slot struct {
-	gen  uint32
-	next uint32
+	gen    uint32
+	next   uint32
+	serial uint64
 }
 
 // Pool is a budgeted pool of T addressed by generational handles.
@@ -80,19 +84,19 @@ type Pool[T any] struct {
 	refused uint64
 
 	// The pending queue: a FIFO of pending slots threaded through
-	// slots[i].next from pendHead (oldest) to pendTail (newest), with
-	// serials[i] the device frame slot i waits for. DestroyAfter raises a
-	// serial to the newest one (tailSerial), so serials never decrease
-	// along the queue and Reclaim looks at the head only. The queue is
-	// empty when pending is 0, and then pendHead, pendTail and the tail's
-	// link mean nothing: testing the count instead of keeping noSlot
-	// markers up to date saves a store and a branch on each end.
-	// serials has the capacity as length, allocated with the slots.
-	serials    []uint64
-	pendHead   uint32
-	pendTail   uint32
-	pending    int
-	tailSerial uint64
+	// slots[i].next from pendHead (oldest) to pendTail (newest), each
+	// waiting for the device frame in slots[i].serial. Reclaim looks at
+	// the head only, so a slot waits for every slot ahead of it as well:
+	// DestroyAfter need not raise a lower serial to the newest one, and
+	// without that (and with the serial beside the link) it fits the
+	// inlining budget, so Heap.Free in descriptors makes no call
+	// (BenchmarkChurn there). The queue is empty when pending is 0, and
+	// then pendHead, pendTail and the tail's link mean nothing: testing
+	// the count instead of keeping noSlot markers up to date saves a store
+	// and a branch on each end.
+	pendHead uint32
+	pendTail uint32
+	pending  int
 
 	// hw is a lower bound of the high-water mark (see highWater); it
 	// lives off the hot paths: Create and Destroy never touch it.
@@ -110,11 +114,10 @@ func NewPool[T any](capacity int) (*Pool[T], error) {
 		return nil, err
 	}
 	p := &Pool[T]{
-		slots:   make([]slot, capacity),
-		elems:   make([]T, capacity),
-		serials: make([]uint64, capacity),
-		resv:    newReservations(capacity),
-		errs:    newPoolErrors[T](capacity),
+		slots: make([]slot, capacity),
+		elems: make([]T, capacity),
+		resv:  newReservations(capacity),
+		errs:  newPoolErrors[T](capacity),
 	}
 	p.resetFreeList()
 	return p, nil
@@ -266,7 +269,7 @@ func (p *Pool[T]) Clear() {
 //
 // A capacity not above the current one, or above MaxCapacity, returns an
 // error wrapping ErrInvalidCapacity and changes nothing. Grow allocates
-// the new arrays (elements, slot words, serials, reservation table) and
+// the new arrays (elements, slot words, reservation table) and
 // the errors that quote the capacity, and is O(capacity): it belongs to
 // load time or to a deliberate decision, never to a steady frame.
 func (p *Pool[T]) Grow(capacity int) error {
@@ -278,8 +281,6 @@ func (p *Pool[T]) Grow(capacity int) error {
 	copy(slots, p.slots)
 	elems := make([]T, capacity)
 	copy(elems, p.elems)
-	serials := make([]uint64, capacity)
-	copy(serials, p.serials)
 	// The new slots, ascending, linked below the current bottom of the
 	// free list: the walk to it is O(free), within Grow's O(capacity).
 	for i := old; i < capacity-1; i++ {
@@ -295,7 +296,7 @@ func (p *Pool[T]) Grow(capacity int) error {
 		}
 		slots[bottom].next = uint32(old)
 	}
-	p.slots, p.elems, p.serials = slots, elems, serials
+	p.slots, p.elems = slots, elems
 	p.resv.grow(capacity)
 	p.errs = newPoolErrors[T](capacity)
 	return nil
@@ -309,10 +310,11 @@ func (p *Pool[T]) Len() int { return p.live }
 func (p *Pool[T]) Cap() int { return len(p.elems) }
 
 // perSlotBookkeeping is the bytes a Pool keeps per slot besides the
-// element: the slot word, the pending serial, the reservation entry and
-// the reservation header (the table holds as many headers as slots, since
-// each outstanding reservation holds at least one entry).
-const perSlotBookkeeping = unsafe.Sizeof(slot{}) + 8 + 4 + unsafe.Sizeof(reservationHeader{})
+// element: the slot (generation, link and pending serial), the
+// reservation entry and the reservation header (the table holds as many
+// headers as slots, since each outstanding reservation holds at least one
+// entry).
+const perSlotBookkeeping = unsafe.Sizeof(slot{}) + 4 + unsafe.Sizeof(reservationHeader{})
 
 // highWater returns 1 + the highest slot index ever made live or
 // reserved. The free list hands out never-used slots in ascending order

@@ -52,6 +52,7 @@ type ClipDesc struct {
 // clipState is what a Clip points at; the mixer reads it directly.
 type clipState struct {
 	bank      *Bank
+	pool      *formatPool // the engine's voice slots for format
 	data      []byte
 	format    Format
 	fi        int
@@ -156,7 +157,7 @@ func (b *Bank) Clip(d ClipDesc) (Clip, error) {
 		return Clip{}, fmt.Errorf("%w: bank %q: loop [%d, %d) outside the clip's %d frames", ErrPCM, b.name, d.LoopStart, end, frames)
 	}
 	return Clip{c: &clipState{
-		bank: b, data: b.mem[d.Offset : d.Offset+n : d.Offset+n], format: d.Format, fi: d.Format.index(),
+		bank: b, pool: &b.engine.slots.pools[d.Format.index()], data: b.mem[d.Offset : d.Offset+n : d.Offset+n], format: d.Format, fi: d.Format.index(),
 		frames: frames, loopStart: d.LoopStart, loopEnd: end,
 	}}, nil
 }
@@ -231,8 +232,8 @@ func (b *Bank) inUse(timeout time.Duration) error {
 	var names []string
 	for s := range b.engine.slots.states {
 		st := &b.engine.slots.states[s]
-		if st.bank.Load() == b && st.live.Load() {
-			names = append(names, makeHandle(uint32(s), st.gen.Load()).String())
+		if st.bank.Load() == b {
+			names = append(names, makeHandle(uint32(s), uint32(st.gen.Load())).String())
 		}
 	}
 	err := fmt.Errorf("%w: bank %q after %v: %d voice(s) still reading it: %s",

@@ -33,8 +33,7 @@ func testSincVoice(f Format, pcm []byte, loop bool, dev int) *voice {
 	v.step = uint64(f.Rate) << 32 / uint64(dev)
 	if f.Rate != dev {
 		v.sinc = sincTableFor(f.Rate, dev)
-		v.window = make([]float32, 2*(v.sinc.taps+sincEdgeSlack))
-		v.planes = make([]float32, 2*sincPlane)
+		v.planes = newSincPlanes()
 	}
 	return v
 }
@@ -199,26 +198,31 @@ func TestResamplerLoop(t *testing.T) {
 // leaves [-1, 1]. (The former soft clip bent every sample above 0.75.)
 func TestLimiter(t *testing.T) {
 	lim := newLimiter(48000)
+	limit := func(l, r float32) (float32, float32) {
+		f := []frame{{l, r}}
+		lim.run(f, 1, 0)
+		return f[0][0], f[0][1]
+	}
 	for x := float32(-1); x <= 1; x += 1.0 / 4096 {
-		if l, r := lim.apply(x, -x); l != x || r != -x {
-			t.Fatalf("apply(%v) = %v, %v: changed a sample within full scale", x, l, r)
+		if l, r := limit(x, -x); l != x || r != -x {
+			t.Fatalf("limit(%v) = %v, %v: changed a sample within full scale", x, l, r)
 		}
 	}
-	l, r := lim.apply(2, 0.5)
+	l, r := limit(2, 0.5)
 	if l != 1 || r != 0.25 {
 		t.Fatalf("an over of 2 = %v, %v: want 1, 0.25 (both channels by the same gain)", l, r)
 	}
 	for x := float32(-100); x <= 100; x += 0.37 {
-		if l, r := lim.apply(x, x/3); l < -1 || l > 1 || r < -1 || r > 1 {
-			t.Fatalf("apply(%v) = %v, %v: outside [-1, 1]", x, l, r)
+		if l, r := limit(x, x/3); l < -1 || l > 1 || r < -1 || r > 1 {
+			t.Fatalf("limit(%v) = %v, %v: outside [-1, 1]", x, l, r)
 		}
 	}
 	// 50 ms time constant: after a second of silence the gain is back at
 	// exactly one, and a full-scale sample passes unchanged.
 	for i := 0; i < 48000; i++ {
-		lim.apply(0, 0)
+		limit(0, 0)
 	}
-	if l, _ := lim.apply(0.999, 0); lim.cut != 0 || l != 0.999 {
+	if l, _ := limit(0.999, 0); lim.cut != 0 || l != 0.999 {
 		t.Fatalf("after recovery: gain reduction %v, 0.999 -> %v", lim.cut, l)
 	}
 }

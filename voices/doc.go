@@ -44,7 +44,7 @@
 // loop seam from the loop's start, plays the band-limited onset and tail
 // of a one-shot clip (a voice ends half a window after its last frame),
 // and keeps a fixed-size state per voice. ResamplerLinear (EngineDesc)
-// interpolates linearly instead, at about a third of the cost
+// interpolates linearly instead, at about a quarter of the cost
 // (BenchmarkMix32), for effects where the dull top octave and the images
 // do not matter.
 //
@@ -55,14 +55,16 @@
 // and the gain recovers with a 50 ms time constant. A centred mono voice
 // plays at unity on a mono device (its pan is a balance there).
 //
-// The inner loops are AVX2 assembly on amd64 CPUs that have it (chosen at
-// run time with golang.org/x/sys/cpu; the 48-tap sinc loops use AVX-512
-// where present), and plain Go everywhere else: other architectures,
-// older CPUs, and builds with the steadyframe_scalar tag, which compiles
-// the assembly out. The Go loops are the reference: the vector ones give
-// the same bits (the 16-bit linear resamplers within a rounding), which
-// the tests check on hostile input too; every assembly routine clears the
-// upper vector bits (VZEROUPPER) before it returns.
+// The inner loops are AVX2 assembly on amd64 CPUs that have it, and
+// AVX-512 where present (chosen at run time with golang.org/x/sys/cpu:
+// the sinc's group kernels, which compute 16 consecutive outputs one per
+// lane, and the linear resamplers when upsampling), and plain Go
+// everywhere else: other architectures, older CPUs, and builds with the
+// steadyframe_scalar tag, which compiles the assembly out. The Go loops
+// are the reference: the vector ones give the same bits (the 16-bit
+// linear resamplers within a rounding), which the tests check on hostile
+// input too, so the mix does not depend on the CPU; every assembly
+// routine clears the upper vector bits (VZEROUPPER) before it returns.
 //
 // # Ownership
 //
@@ -73,8 +75,8 @@
 // Ebitengine player, oto's goroutines inside Ebitengine). Game goroutines
 // never touch a voice: Play, Stop, SetVolume, SetPan, SetMasterGain and
 // SetFormatGain validate their arguments and push a fixed-size command
-// into a bounded lock-free queue (many producers, one consumer) that the
-// mixer drains at the start of every block. They never block and, once
+// into a bounded lock-free queue (syncs.Queue: many producers, one
+// consumer) that the mixer drains at the start of every block. They never block and, once
 // warm, never allocate, not even to refuse: a refusal (ErrNoVoice,
 // ErrQueueFull, ErrStaleHandle, ErrClosed) is the sentinel itself, so that
 // errors.Is(err, voices.ErrNoVoice), err == voices.ErrNoVoice and a

@@ -110,7 +110,7 @@ type PlayDesc struct {
 type Engine struct {
 	format  Format
 	policy  Policy
-	q       *queue
+	q       *syncs.Queue[command]
 	slots   *slotTable
 	mix     *mixer
 	barrier syncs.Barrier
@@ -211,7 +211,11 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 		d.Logger = slog.Default()
 	}
 	e := &Engine{format: d.Format, policy: d.Policy, log: d.Logger, epoch: time.Now(), closeTimeout: d.CloseTimeout}
-	e.q = newQueue(d.QueueSize)
+	q, err := syncs.NewQueue[command](d.QueueSize)
+	if err != nil {
+		return nil, fmt.Errorf("%w: QueueSize: %w", ErrInvalid, err)
+	}
+	e.q = q
 	e.slots = newSlotTable(d.MaxVoices, caps, mult)
 	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, d.Resampler, e.q, e.slots, &e.barrier, e.now)
 	e.src = &source{mix: e.mix}
@@ -314,58 +318,50 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if err := checkPan(d.Pan); err != nil {
 		return 0, err
 	}
-	p := &e.slots.pools[c.fi]
-	var flags uint8
-	if !e.slots.reserve(p) {
-		if e.policy == PolicyRefuse {
-			e.refusals.Add(1)
-			return 0, e.refuse(callPlay, reasonCapped, c.fi)
-		}
-		flags |= cmdFlagSteal
-	}
-	slot, ok := e.slots.pop(p)
-	if !ok {
-		if flags&cmdFlagSteal == 0 {
-			e.slots.unreserve(p)
-		}
+	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal)
+	if why != reasonNone {
 		e.refusals.Add(1)
-		return 0, e.refuse(callPlay, reasonBusy, c.fi)
+		return 0, e.refuse(callPlay, why, c.fi)
 	}
-	st := &e.slots.states[slot]
-	gen := st.gen.Load()
-	st.live.Store(true)
 	if d.Loop {
 		flags |= cmdFlagLoop
 	}
 	if d.Protected {
 		flags |= cmdFlagProtected
 	}
-	cmd := command{kind: cmdPlay, flags: flags, priority: d.Priority, slot: slot, gen: gen,
-		value: vol, pan: d.Pan, clip: c, enqueueNs: e.mix.blockNs.Load()}
-	if !e.q.push(&cmd) {
-		st.live.Store(false)
-		e.slots.push(p, slot)
-		if flags&cmdFlagSteal == 0 {
-			e.slots.unreserve(p)
-		}
+	// The command is written field by field into the queue's cell: a
+	// composite literal was built on the stack and copied in, 30
+	// instructions more.
+	cmd, pos, ok := e.q.Reserve()
+	if !ok {
+		e.slots.giveBack(c.pool, slot, flags&cmdFlagSteal == 0)
 		return 0, e.refuse(callPlay, reasonQueueFull, c.fi)
 	}
+	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
+	cmd.value, cmd.pan, cmd.clip, cmd.enqueueNs = vol, d.Pan, c, e.mix.blockNs.Load()
+	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil
 }
 
+// checkVolume and checkPan inline into Play; the error is built out of
+// line.
 func checkVolume(v float32) error {
 	if !(v >= 0 && v <= 4) {
-		return fmt.Errorf("%w: volume %v (want 0..4)", ErrInvalid, v)
+		return badVolume(v)
 	}
 	return nil
 }
 
 func checkPan(p float32) error {
 	if !(p >= -1 && p <= 1) {
-		return fmt.Errorf("%w: pan %v (want -1..1)", ErrInvalid, p)
+		return badPan(p)
 	}
 	return nil
 }
+
+func badVolume(v float32) error { return fmt.Errorf("%w: volume %v (want 0..4)", ErrInvalid, v) }
+
+func badPan(p float32) error { return fmt.Errorf("%w: pan %v (want -1..1)", ErrInvalid, p) }
 
 // Playing reports whether h's voice is still playing (or about to).
 func (e *Engine) Playing(h Handle) bool {
@@ -384,7 +380,7 @@ func (e *Engine) voiceCmd(h Handle, c command, call callID) error {
 		return e.refuse(call, reasonStale, -1)
 	}
 	c.slot, c.gen = slot, h.gen()
-	if !e.q.push(&c) {
+	if !e.q.Push(c) {
 		return e.refuse(call, reasonQueueFull, -1)
 	}
 	return nil
@@ -443,7 +439,7 @@ func (e *Engine) ctlCmd(c command, call callID, fi int) error {
 	if e.closed.Load() {
 		return e.refuse(call, reasonClosed, fi)
 	}
-	if !e.q.push(&c) {
+	if !e.q.Push(c) {
 		return e.refuse(call, reasonQueueFull, fi)
 	}
 	return nil

@@ -9,10 +9,10 @@ import (
 // the hook that brings a slot to the end of its generations without 2^32
 // Plays.
 func (t *slotTable) setGen(s, g uint32) {
-	if t.states[s].live.Load() {
-		panic("setGen of a live slot")
+	if t.states[s].bank.Load() != nil {
+		panic("setGen of a playing slot")
 	}
-	t.states[s].gen.Store(g)
+	t.states[s].gen.Store(uint64(g))
 }
 
 func TestHandleString(t *testing.T) {

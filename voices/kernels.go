@@ -155,6 +155,9 @@ type kernelSet struct {
 	mix    [4]func(out []frame, src []byte, gl, gr float32)
 	linear [4]func(out []frame, src []byte, p, step uint64, gl, gr float32)
 	sinc   [4]func(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, scratch []float32)
+	// filter is the sinc's filter alone, over planes already converted:
+	// the path of the frames at seams and ends (voice.sincEdges).
+	filter sincFilter
 }
 
 // scalarKernels are the reference loops in plain Go: what other
@@ -166,4 +169,5 @@ var scalarKernels = kernelSet{
 	mix:    [4]func([]frame, []byte, float32, float32){mixS16Mono, mixS16Stereo, mixF32Mono, mixF32Stereo},
 	linear: [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16Mono, resampleS16Stereo, resampleF32Mono, resampleF32Stereo},
 	sinc:   [4]func([]frame, []byte, *sincTable, uint32, float32, float32, []float32){sincS16Mono, sincS16Stereo, sincF32Mono, sincF32Stereo},
+	filter: filterScalar,
 }

@@ -3,31 +3,32 @@
 package voices
 
 import (
-	"encoding/binary"
-	"math"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
 
-// The vector kernels (kernels_amd64.s) need AVX2 (gathers, 256-bit
-// integer converts and permutes). They multiply and add separately, as
-// the scalar loops do, rather than fuse: each result is rounded as the
-// scalar code rounds it, so the unity-rate, f32 linear and every sinc
-// kernel give the same bits as the scalar one on any input, NaN and
-// infinities included (TestVectorKernelsMatchScalar); only the s16
-// linear resamplers, which interpolate in floats where the scalar ones
-// use integers, differ, by a rounding (under 1e-7). FMA would save about
-// a sixth of the sinc's instructions at the price of that equality;
-// AVX-512 kernels have not been written.
+// The vector kernels need AVX2 (kernels_amd64.s: the unity-rate mixers,
+// the linear resamplers by gathers, the per-output sinc; sinc_avx2_amd64.s:
+// the sinc's group kernel) and use AVX-512F where the CPU has it
+// (sinc_avx512_amd64.s, linear_avx512_amd64.s: the sinc's group kernels
+// and the linear resamplers for upsampling). They multiply and add
+// separately, as the scalar loops do, rather than fuse: each result is
+// rounded as the scalar code rounds it, so the unity-rate, f32 linear and
+// every sinc kernel give the same bits as the scalar one on any input,
+// NaN and infinities included (TestVectorKernelsMatchScalar), and the mix
+// does not depend on the CPU; only the s16 linear resamplers, which
+// interpolate in floats where the scalar ones use integers, differ, by a
+// rounding (under 1e-7). Fused multiply-adds in the sinc's group kernels
+// would cost that equality: they gained about 9% of
+// BenchmarkMix32/vector-sinc, all of it in the stereo kernels, with
+// outputs within 7e-7 of the scalar ones (measured, not adopted).
 var hasAVX2 = cpu.X86.HasAVX2
 
-// hasAVX512 selects the AVX-512 versions of the 48-tap sinc kernels,
-// which give the same bits in half the multiplies and adds (a 16-lane
-// chunk is two of the AVX2 kernels' 8-lane chunks side by side).
+// hasAVX512 selects the AVX-512 kernels, which use AVX-512F alone.
 var hasAVX512 = cpu.X86.HasAVX512F
 
-// vectorKernels are the AVX2 kernels, nil where the CPU lacks AVX2.
+// vectorKernels are the vector kernels, nil where the CPU lacks AVX2.
 var vectorKernels = func() *kernelSet {
 	if !hasAVX2 {
 		return nil
@@ -37,6 +38,7 @@ var vectorKernels = func() *kernelSet {
 		mix:    [4]func([]frame, []byte, float32, float32){mixS16MonoVec, mixS16StereoVec, mixF32MonoVec, mixF32StereoVec},
 		linear: [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16MonoVec, resampleS16StereoVec, resampleF32MonoVec, resampleF32StereoVec},
 		sinc:   [4]func([]frame, []byte, *sincTable, uint32, float32, float32, []float32){sincS16MonoVec, sincS16StereoVec, sincF32MonoVec, sincF32StereoVec},
+		filter: filterVec,
 	}
 }()
 
@@ -146,7 +148,54 @@ func linearRun(n int, src []byte, p, step uint64, fb int) (int, [8]uint64) {
 	return n, pos
 }
 
+//go:noescape
+func resampleS16MonoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
+
+//go:noescape
+func resampleS16StereoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
+
+//go:noescape
+func resampleF32MonoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
+
+//go:noescape
+func resampleF32StereoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
+
+// linearRun16 returns how many of the first n outputs from position p the
+// AVX-512 kernels take: a multiple of 16, 0 without AVX-512 or when
+// downsampling, and short of the end of src, since each group of 16
+// loads the 17 frames from its first output's.
+func linearRun16(n int, src []byte, p, step uint64, fb int) int {
+	if !hasAVX512 || step >= fracOne {
+		return 0
+	}
+	n &^= 15
+	frames := len(src) / fb
+	for n > 0 && int((p+uint64(n-16)*step)>>32)+17 > frames {
+		n -= 16
+	}
+	return n
+}
+
+// linearOffsets returns the positions of 16 consecutive outputs relative
+// to the first.
+func linearOffsets(step uint64) [16]uint64 {
+	var o [16]uint64
+	for i := range o {
+		o[i] = uint64(i) * step
+	}
+	return o
+}
+
+// The linear wrappers run the AVX-512 kernels, upsampling, over as many
+// groups of 16 as src allows, then the AVX2 kernels over what is left in
+// groups of 8, then the scalar loop.
+
 func resampleS16MonoVec(out []frame, src []byte, p, step uint64, gl, gr float32) {
+	if n := linearRun16(len(out), src, p, step, 2); n > 0 {
+		offs := linearOffsets(step)
+		resampleS16MonoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl*s16Scale, gr*s16Scale)
+		out, p = out[n:], p+uint64(n)*step
+	}
 	n, pos := linearRun(len(out), src, p, step, 2)
 	if n > 0 {
 		resampleS16MonoAVX2(&out[0], &src[0], n, &pos, 8*step, gl*s16Scale, gr*s16Scale)
@@ -155,6 +204,11 @@ func resampleS16MonoVec(out []frame, src []byte, p, step uint64, gl, gr float32)
 }
 
 func resampleS16StereoVec(out []frame, src []byte, p, step uint64, gl, gr float32) {
+	if n := linearRun16(len(out), src, p, step, 4); n > 0 {
+		offs := linearOffsets(step)
+		resampleS16StereoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl*s16Scale, gr*s16Scale)
+		out, p = out[n:], p+uint64(n)*step
+	}
 	n, pos := linearRun(len(out), src, p, step, 4)
 	if n > 0 {
 		resampleS16StereoAVX2(&out[0], &src[0], n, &pos, 8*step, gl*s16Scale, gr*s16Scale)
@@ -163,6 +217,11 @@ func resampleS16StereoVec(out []frame, src []byte, p, step uint64, gl, gr float3
 }
 
 func resampleF32MonoVec(out []frame, src []byte, p, step uint64, gl, gr float32) {
+	if n := linearRun16(len(out), src, p, step, 4); n > 0 {
+		offs := linearOffsets(step)
+		resampleF32MonoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl, gr)
+		out, p = out[n:], p+uint64(n)*step
+	}
 	n, pos := linearRun(len(out), src, p, step, 4)
 	if n > 0 {
 		resampleF32MonoAVX2(&out[0], &src[0], n, &pos, 8*step, gl, gr)
@@ -171,6 +230,11 @@ func resampleF32MonoVec(out []frame, src []byte, p, step uint64, gl, gr float32)
 }
 
 func resampleF32StereoVec(out []frame, src []byte, p, step uint64, gl, gr float32) {
+	if n := linearRun16(len(out), src, p, step, 8); n > 0 {
+		offs := linearOffsets(step)
+		resampleF32StereoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl, gr)
+		out, p = out[n:], p+uint64(n)*step
+	}
 	n, pos := linearRun(len(out), src, p, step, 8)
 	if n > 0 {
 		resampleF32StereoAVX2(&out[0], &src[0], n, &pos, 8*step, gl, gr)
@@ -178,30 +242,53 @@ func resampleF32StereoVec(out []frame, src []byte, p, step uint64, gl, gr float3
 	resampleF32Stereo(out[n:], src, p+uint64(n)*step, step, gl, gr)
 }
 
-// sincStereoAVX2 finds the right plane 8192 bytes after the left: the
-// two arrays fail to compile unless that is sincPlane floats.
+// sincStereoAVX2 and the AVX-512 stereo kernel find the right plane
+// 8448 bytes after the left: the two arrays fail to compile unless that
+// is sincStride floats.
 var (
-	_ [sincPlane*4 - 8192]struct{}
-	_ [8192 - sincPlane*4]struct{}
+	_ [sincStride*4 - 8448]struct{}
+	_ [8448 - sincStride*4]struct{}
 )
 
 //go:noescape
-func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 
 //go:noescape
-func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 
 //go:noescape
-func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 
 //go:noescape
-func sincMono48AVX512(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
+
+// The group kernels, for spans of 56 and 64 frames (sincGroups.terms).
 
 //go:noescape
-func sincStereo48AVX512(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+func sincMonoGroups56AVX512(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
 
 //go:noescape
-func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+func sincMonoGroups64AVX512(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
+
+//go:noescape
+func sincStereoGroups56AVX512(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
+
+//go:noescape
+func sincStereoGroups64AVX512(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
+
+//go:noescape
+func sincGroups56AVX2(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32, chans *[8]uint32)
+
+//go:noescape
+func sincGroups64AVX2(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32, chans *[8]uint32)
+
+// sincChans are the AVX2 group kernels' channel masks over four frames:
+// both channels, the left, the right.
+var sincChans = [3][8]uint32{
+	{^uint32(0), ^uint32(0), ^uint32(0), ^uint32(0), ^uint32(0), ^uint32(0), ^uint32(0), ^uint32(0)},
+	{^uint32(0), 0, ^uint32(0), 0, ^uint32(0), 0, ^uint32(0), 0},
+	{0, ^uint32(0), 0, ^uint32(0), 0, ^uint32(0), 0, ^uint32(0)},
+}
 
 //go:noescape
 func s16ToFloatAVX2(dst *float32, src *byte, n int)
@@ -210,95 +297,87 @@ func s16ToFloatAVX2(dst *float32, src *byte, n int)
 func s16SplitAVX2(l *float32, roff int, src *byte, n int)
 
 //go:noescape
+func f32PlaneAVX2(dst *float32, src *byte, n int)
+
+//go:noescape
 func f32SplitAVX2(l *float32, roff int, src *byte, n int)
 
-// sincVec is the vector sinc for every source kind. The filter reads each
-// source frame about taps/step times, so rather than convert a sample
-// (and, for stereo, shuffle coefficients to its layout) on every read,
-// it converts the run's frames once into planes of floats in the mixer's
-// scratch, a plane per channel, and filters the planes; a float32 mono
-// source is a plane already. The 16-bit samples go in unscaled, exact,
-// and their scale joins the gains, as in the scalar loops; their bound
-// is infinite (they cannot be NaN, and the scalar loops do not clamp
-// them). A run longer than a plane is filtered a plane at a time.
-func sincVec(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	fb := kindFrameBytes[k]
-	bound := t.bound
-	if k == kindS16Mono || k == kindS16Stereo {
-		gl, gr, bound = gl*s16Scale, gr*s16Scale, float32(math.Inf(1))
-	}
-	plane := len(planes) / 2
-	mono, stereo := sincMonoAVX2, sincStereoAVX2
-	if t.taps == 48 {
-		mono, stereo = sincMono48AVX2, sincStereo48AVX2
-		if hasAVX512 {
-			mono, stereo = sincMono48AVX512, sincStereo48AVX512
-		}
-	}
-	step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
-	for len(out) > 0 {
-		n := len(out)
-		if k != kindF32Mono {
-			// The most outputs whose windows fit a plane: the last one
-			// starts at most plane-taps frames in.
-			fit := (uint64(plane-t.taps)*uint64(t.phases) + uint64(t.phases) - 1 - uint64(t.phase(seq))) / step
-			n = min(n, int(fit)+1)
-		}
-		last, _ := t.advance(0, seq, n-1)
-		span := last + t.taps
-		run := src[: span*fb : span*fb]
+// convertVec is convertScalar with AVX2, eight frames at a time.
+func convertVec(k sourceKind, l, r []float32, run []byte) {
+	v := len(l) &^ 7
+	if v > 0 {
 		switch k {
-		case kindF32Mono:
-			mono(&out[0], n, unsafe.Pointer(&run[0]), &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr, bound)
 		case kindS16Mono:
-			x := planes[:span]
-			v := span &^ 7
-			if v > 0 {
-				s16ToFloatAVX2(&x[0], &run[0], v)
-			}
-			for j := v; j < span; j++ {
-				x[j] = float32(int16(binary.LittleEndian.Uint16(run[2*j:])))
-			}
-			mono(&out[0], n, unsafe.Pointer(&x[0]), &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr, bound)
+			s16ToFloatAVX2(&l[0], &run[0], v)
+		case kindF32Mono:
+			f32PlaneAVX2(&l[0], &run[0], v)
+		case kindS16Stereo:
+			s16SplitAVX2(&l[0], 4*sincStride, &run[0], v)
 		default:
-			l, r := planes[:span], planes[plane:plane+span]
-			v := span &^ 7
-			if k == kindS16Stereo {
-				if v > 0 {
-					s16SplitAVX2(&l[0], 4*plane, &run[0], v)
-				}
-				for j := v; j < span; j++ {
-					u := binary.LittleEndian.Uint32(run[4*j:])
-					l[j], r[j] = float32(int16(u)), float32(int16(u>>16))
-				}
-			} else {
-				if v > 0 {
-					f32SplitAVX2(&l[0], 4*plane, &run[0], v)
-				}
-				for j := v; j < span; j++ {
-					u := binary.LittleEndian.Uint64(run[8*j:])
-					l[j], r[j] = math.Float32frombits(uint32(u)), math.Float32frombits(uint32(u>>32))
-				}
-			}
-			stereo(&out[0], n, unsafe.Pointer(&l[0]), &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr, bound)
+			f32SplitAVX2(&l[0], 4*sincStride, &run[0], v)
 		}
-		adv, next := t.advance(0, seq, n)
-		src, seq, out = src[adv*fb:], next, out[n:]
+	}
+	fb := kindFrameBytes[k]
+	convertScalar(k, l[v:], r[v:], run[v*fb:])
+}
+
+// filterVec filters with the group kernels the filters sincGroups lays
+// out, and with the per-output AVX2 kernels the rest. The assembly finds
+// the right plane sincStride floats after the left one, where sincRuns
+// cut it.
+func filterVec(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32) {
+	n := len(out)
+	if g := t.grp; g != nil {
+		groups, c := uint32(g.cols/16), &g.coef[0]
+		short := g.terms == 56
+		switch {
+		case hasAVX512 && stereo && short:
+			sincStereoGroups56AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
+		case hasAVX512 && stereo:
+			sincStereoGroups64AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
+		case hasAVX512 && short:
+			sincMonoGroups56AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
+		case hasAVX512:
+			sincMonoGroups64AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
+		default:
+			pass := sincGroups64AVX2
+			if short {
+				pass = sincGroups56AVX2
+			}
+			if !stereo {
+				pass(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr, &sincChans[0])
+				return
+			}
+			pass(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr, &sincChans[1])
+			pass(&out[0], n, &r[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr, &sincChans[2])
+		}
+		return
+	}
+	x := unsafe.Pointer(&l[0])
+	switch {
+	case stereo && t.taps == 48:
+		sincStereo48AVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
+	case stereo:
+		sincStereoAVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
+	case t.taps == 48:
+		sincMono48AVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
+	default:
+		sincMonoAVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
 	}
 }
 
 func sincS16MonoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincVec(kindS16Mono, out, src, t, seq, gl, gr, planes)
+	sincRuns(kindS16Mono, out, src, t, seq, gl, gr, planes, convertVec, filterVec)
 }
 
 func sincS16StereoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincVec(kindS16Stereo, out, src, t, seq, gl, gr, planes)
+	sincRuns(kindS16Stereo, out, src, t, seq, gl, gr, planes, convertVec, filterVec)
 }
 
 func sincF32MonoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincVec(kindF32Mono, out, src, t, seq, gl, gr, planes)
+	sincRuns(kindF32Mono, out, src, t, seq, gl, gr, planes, convertVec, filterVec)
 }
 
 func sincF32StereoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincVec(kindF32Stereo, out, src, t, seq, gl, gr, planes)
+	sincRuns(kindF32Stereo, out, src, t, seq, gl, gr, planes, convertVec, filterVec)
 }

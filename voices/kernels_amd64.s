@@ -120,9 +120,8 @@ GLOBL lo16<>(SB), RODATA|NOPTR, $4
 	VADDPS b, a, a
 
 // SINCSETUP loads the arguments but the source: DI out, CX n, R8 coef,
-// R9 taps, R11 seq, R12 phases, R13 adv, Y15 the gains, Y13 bound and
-// Y12 -bound (broadcast), Y11 the lane order in which REDUCE4 leaves four
-// sums, doubled for EMIT4.
+// R9 taps, R11 seq, R12 phases, R13 adv, Y15 the gains, Y11 the lane
+// order in which REDUCE4 leaves four sums, doubled for EMIT4.
 #define SINCSETUP \
 	MOVQ out+0(FP), DI \
 	MOVQ n+8(FP), CX \
@@ -132,9 +131,6 @@ GLOBL lo16<>(SB), RODATA|NOPTR, $4
 	MOVL seq+48(FP), R11 \
 	MOVL phases+52(FP), R12 \
 	GAINS(gl+56(FP), gr+60(FP)) \
-	VBROADCASTSS bound+64(FP), Y13 \
-	VXORPS Y12, Y12, Y12 \
-	VSUBPS Y13, Y12, Y12 \
 	VMOVDQU emit4<>(SB), Y11
 
 // SINCNEXT moves the window on to the next output's (adv[seq] frames of
@@ -156,7 +152,7 @@ GLOBL lo16<>(SB), RODATA|NOPTR, $4
 
 // DOT1 sets dst to the eight lanes of one channel's dot product (the two
 // accumulators added) for the window at SI and the row of phase
-// R11; lbl and done name its labels. Its order is the scalar sincSumFloat's.
+// R11; lbl and done name its labels. Its order is sincDotLanes'.
 #define DOT1(dst, lbl, done) \
 	ROW \
 	MOVQ SI, BX \
@@ -180,7 +176,7 @@ done: \
 	VADDPS Y1, Y0, dst
 
 // DOT2 is DOT1 for both planes of a stereo window (the right plane
-// sincPlaneBytes after the left), into dl and dr.
+// sincStride floats (8448 bytes) after the left), into dl and dr.
 #define DOT2(dl, dr, lbl, done) \
 	ROW \
 	MOVQ SI, BX \
@@ -193,14 +189,14 @@ lbl: \
 	VMOVUPS (R10), Y4 \
 	VMULPS (BX), Y4, Y2 \
 	VADDPS Y2, Y0, Y0 \
-	VMULPS 8192(BX), Y4, Y3 \
+	VMULPS 8448(BX), Y4, Y3 \
 	VADDPS Y3, Y5, Y5 \
 	SUBQ $8, DX \
 	JZ   done \
 	VMOVUPS 32(R10), Y4 \
 	VMULPS 32(BX), Y4, Y2 \
 	VADDPS Y2, Y1, Y1 \
-	VMULPS 8224(BX), Y4, Y3 \
+	VMULPS 8480(BX), Y4, Y3 \
 	VADDPS Y3, Y6, Y6 \
 	ADDQ $64, BX \
 	ADDQ $64, R10 \
@@ -210,7 +206,7 @@ done: \
 	VADDPS Y1, Y0, dl \
 	VADDPS Y6, Y5, dr
 
-// DOT1X and DOT2X are DOT1 and DOT2 for 48 taps (every upsampling
+// DOT1X and DOT2X are DOT1 and DOT2 for 48 taps (upsampling
 // filter), in straight lines: no loop, and the first two chunks start
 // their accumulators instead of adding to zero (the same sums: adding a
 // product to zero changes at most the sign of a zero, which cannot reach
@@ -240,73 +236,35 @@ done: \
 	ROW \
 	VMOVUPS 0(R10), Y4 \
 	VMULPS 0(SI), Y4, Y0 \
-	VMULPS 8192(SI), Y4, Y5 \
+	VMULPS 8448(SI), Y4, Y5 \
 	VMOVUPS 32(R10), Y4 \
 	VMULPS 32(SI), Y4, Y1 \
-	VMULPS 8224(SI), Y4, Y6 \
+	VMULPS 8480(SI), Y4, Y6 \
 	VMOVUPS 64(R10), Y4 \
 	VMULPS 64(SI), Y4, Y2 \
 	VADDPS Y2, Y0, Y0 \
-	VMULPS 8256(SI), Y4, Y3 \
+	VMULPS 8512(SI), Y4, Y3 \
 	VADDPS Y3, Y5, Y5 \
 	VMOVUPS 96(R10), Y4 \
 	VMULPS 96(SI), Y4, Y2 \
 	VADDPS Y2, Y1, Y1 \
-	VMULPS 8288(SI), Y4, Y3 \
+	VMULPS 8544(SI), Y4, Y3 \
 	VADDPS Y3, Y6, Y6 \
 	VMOVUPS 128(R10), Y4 \
 	VMULPS 128(SI), Y4, Y2 \
 	VADDPS Y2, Y0, Y0 \
-	VMULPS 8320(SI), Y4, Y3 \
+	VMULPS 8576(SI), Y4, Y3 \
 	VADDPS Y3, Y5, Y5 \
 	VMOVUPS 160(R10), Y4 \
 	VMULPS 160(SI), Y4, Y2 \
 	VADDPS Y2, Y1, Y1 \
-	VMULPS 8352(SI), Y4, Y3 \
+	VMULPS 8608(SI), Y4, Y3 \
 	VADDPS Y3, Y6, Y6 \
 	VADDPS Y1, Y0, dl \
 	VADDPS Y6, Y5, dr
 
-// DOT1Z and DOT2Z are DOT1X and DOT2X in AVX-512: a 16-lane chunk is two
-// 8-tap chunks side by side, the lower one an even chunk, the upper one
-// odd, so one accumulator holds both of DOT1X's and sums each in the
-// same order; its halves are then added as DOT1X adds its two. Half the
-// multiplies and adds of DOT1X, the same bits.
-#define DOT1Z(dst) \
-	ROW \
-	VMOVUPS (R10), Z2 \
-	VMULPS (SI), Z2, Z0 \
-	VMOVUPS 64(R10), Z3 \
-	VMULPS 64(SI), Z3, Z3 \
-	VADDPS Z3, Z0, Z0 \
-	VMOVUPS 128(R10), Z2 \
-	VMULPS 128(SI), Z2, Z2 \
-	VADDPS Z2, Z0, Z0 \
-	VEXTRACTF64X4 $1, Z0, Y1 \
-	VADDPS Y1, Y0, dst
-
-#define DOT2Z(dl, dr) \
-	ROW \
-	VMOVUPS (R10), Z4 \
-	VMULPS (SI), Z4, Z0 \
-	VMULPS 8192(SI), Z4, Z5 \
-	VMOVUPS 64(R10), Z4 \
-	VMULPS 64(SI), Z4, Z2 \
-	VADDPS Z2, Z0, Z0 \
-	VMULPS 8256(SI), Z4, Z3 \
-	VADDPS Z3, Z5, Z5 \
-	VMOVUPS 128(R10), Z4 \
-	VMULPS 128(SI), Z4, Z2 \
-	VADDPS Z2, Z0, Z0 \
-	VMULPS 8320(SI), Z4, Z3 \
-	VADDPS Z3, Z5, Z5 \
-	VEXTRACTF64X4 $1, Z0, Y1 \
-	VADDPS Y1, Y0, dl \
-	VEXTRACTF64X4 $1, Z5, Y6 \
-	VADDPS Y6, Y5, dr
-
 // REDUCE4 reduces four eight-lane sums a, b, c, d at once, each in the
-// scalar hsum's order (the upper half onto the lower, the upper pair onto
+// order of sincDotLanes (the upper half onto the lower, the upper pair onto
 // the lower, the last two), leaving a, c, a, c | b, d, b, d in Y0.
 #define REDUCE4(a, b, c, d) \
 	VPERM2F128 $0x20, b, a, Y2 \
@@ -321,13 +279,6 @@ done: \
 	VSHUFPS $0x88, Y4, Y4, Y0 \
 	VSHUFPS $0xDD, Y4, Y4, Y1 \
 	VADDPS Y1, Y0, Y0
-
-// CLAMP8 reads NaN lanes of Y0 as 0 and clamps them to [-bound, bound].
-#define CLAMP8 \
-	VCMPPS $7, Y0, Y0, Y1 \
-	VANDPS Y1, Y0, Y0 \
-	VMINPS Y13, Y0, Y0 \
-	VMAXPS Y12, Y0, Y0
 
 // func mixS16MonoAVX2(out *frame, src *byte, n int, gl, gr float32)
 TEXT ·mixS16MonoAVX2(SB), NOSPLIT, $0-32
@@ -608,23 +559,22 @@ rf32s:
 	VZEROUPPER
 	RET
 
-// The sinc kernels filter planes of floats: a mono source's own float32
-// samples, or what the converters below made of the source in the
-// mixer's scratch (16-bit samples as floats, unscaled; stereo split into
-// a plane per channel, the right one roff bytes after the left). Per
-// output, the dot product of taps samples (from SI) with the phase's row
-// of coefficients (from R10), eight taps at a time into two accumulators
-// per channel, in the order the scalar kernels sum; the result is clamped
-// to [-bound, bound] (NaN read as 0; bound is +Inf for 16-bit sources),
-// and the window moves on by adv[seq] frames for the next row. n may be
-// any count.
+// The per-output sinc kernels, for the filters sincGroups does not lay
+// out (downsampling, long cycles) and for CPUs without AVX-512. They
+// filter planes of floats that the converters below made of the source
+// in the mixer's scratch (16-bit samples as floats, unscaled; float32
+// samples sanitized; stereo split into a plane per channel, the right
+// one sincStride floats after the left). Per output, the dot product of
+// taps samples (from SI) with the phase's row of coefficients (from R10),
+// eight taps at a time into two accumulators per channel; the window
+// then moves on by adv[seq] frames for the next row. n may be any count.
 
-// func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+// func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 //
 // Four outputs at a time: their dot products are independent, so they
 // overlap, and one reduction, clamp and store serve all four (reducing
 // each output alone left it waiting on a chain of about 50 cycles).
-TEXT ·sincMonoAVX2(SB), NOSPLIT, $0-68
+TEXT ·sincMonoAVX2(SB), NOSPLIT, $0-64
 	SINCSETUP
 	MOVQ x+16(FP), SI
 
@@ -640,7 +590,6 @@ sm4:
 	DOT1(Y10, smd, smdd)
 	SINCNEXT
 	REDUCE4(Y7, Y8, Y9, Y10)
-	CLAMP8
 	VPERMPS Y0, Y11, Y0
 	VMULPS Y15, Y0, Y0
 	VADDPS (DI), Y0, Y0
@@ -657,7 +606,6 @@ sm1:
 	DOT1(Y7, sme, smed)
 	SINCNEXT
 	REDUCE4(Y7, Y7, Y7, Y7)
-	CLAMP8
 	VPERMPS Y0, Y11, Y0
 	VMULPS X15, X0, X0
 	VMOVSD (DI), X1
@@ -671,10 +619,10 @@ smend:
 	VZEROUPPER
 	RET
 
-// func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+// func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 //
 // sincMonoAVX2 for 48 taps.
-TEXT ·sincMono48AVX2(SB), NOSPLIT, $0-68
+TEXT ·sincMono48AVX2(SB), NOSPLIT, $0-64
 	SINCSETUP
 	MOVQ x+16(FP), SI
 
@@ -690,7 +638,6 @@ sx4:
 	DOT1X(Y10)
 	SINCNEXT
 	REDUCE4(Y7, Y8, Y9, Y10)
-	CLAMP8
 	VPERMPS Y0, Y11, Y0
 	VMULPS Y15, Y0, Y0
 	VADDPS (DI), Y0, Y0
@@ -707,7 +654,6 @@ sx1:
 	DOT1X(Y7)
 	SINCNEXT
 	REDUCE4(Y7, Y7, Y7, Y7)
-	CLAMP8
 	VPERMPS Y0, Y11, Y0
 	VMULPS X15, X0, X0
 	VMOVSD (DI), X1
@@ -721,61 +667,11 @@ sxend:
 	VZEROUPPER
 	RET
 
-// func sincMono48AVX512(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+// func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 //
-// sincMono48AVX2 with DOT1Z.
-TEXT ·sincMono48AVX512(SB), NOSPLIT, $0-68
-	SINCSETUP
-	MOVQ x+16(FP), SI
-
-sz4:
-	CMPQ CX, $4
-	JB   sz1
-	DOT1Z(Y7)
-	SINCNEXT
-	DOT1Z(Y8)
-	SINCNEXT
-	DOT1Z(Y9)
-	SINCNEXT
-	DOT1Z(Y10)
-	SINCNEXT
-	REDUCE4(Y7, Y8, Y9, Y10)
-	CLAMP8
-	VPERMPS Y0, Y11, Y0
-	VMULPS Y15, Y0, Y0
-	VADDPS (DI), Y0, Y0
-	VMOVUPS Y0, (DI)
-	ADDQ $32, DI
-	SUBQ $4, CX
-	JMP  sz4
-
-sz1:
-	// The last outputs one at a time: the same reduction, its other
-	// lanes unused.
-	TESTQ CX, CX
-	JZ    szend
-	DOT1Z(Y7)
-	SINCNEXT
-	REDUCE4(Y7, Y7, Y7, Y7)
-	CLAMP8
-	VPERMPS Y0, Y11, Y0
-	VMULPS X15, X0, X0
-	VMOVSD (DI), X1
-	VADDPS X1, X0, X0
-	VMOVSD X0, (DI)
-	ADDQ $8, DI
-	DECQ CX
-	JMP  sz1
-
-szend:
-	VZEROUPPER
-	RET
-
-// func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
-//
-// The right plane is sincPlaneBytes (8192) after the left. Two outputs at
+// The right plane is sincStride floats (8448 bytes) after the left. Two outputs at
 // a time, as sincMonoAVX2 takes four.
-TEXT ·sincStereoAVX2(SB), NOSPLIT, $0-68
+TEXT ·sincStereoAVX2(SB), NOSPLIT, $0-64
 	SINCSETUP
 	MOVQ l+16(FP), SI
 	VMOVDQU stereo2<>(SB), Y11
@@ -788,7 +684,6 @@ ss2:
 	DOT2(Y9, Y10, ssb, ssbd)
 	SINCNEXT
 	REDUCE4(Y7, Y8, Y9, Y10)
-	CLAMP8
 	VPERMPS Y0, Y11, Y0
 	VMULPS X15, X0, X0
 	VADDPS (DI), X0, X0
@@ -803,7 +698,6 @@ ss1:
 	DOT2(Y7, Y8, ssc, sscd)
 	SINCNEXT
 	REDUCE4(Y7, Y8, Y7, Y8)
-	CLAMP8
 	VPERMPS Y0, Y11, Y0
 	VMULPS X15, X0, X0
 	VMOVSD (DI), X1
@@ -814,12 +708,10 @@ ssend:
 	VZEROUPPER
 	RET
 
-// The converters take a multiple of 8 frames.
-
-// func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
+// func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 //
 // sincStereoAVX2 for 48 taps.
-TEXT ·sincStereo48AVX2(SB), NOSPLIT, $0-68
+TEXT ·sincStereo48AVX2(SB), NOSPLIT, $0-64
 	SINCSETUP
 	MOVQ l+16(FP), SI
 	VMOVDQU stereo2<>(SB), Y11
@@ -832,7 +724,6 @@ sy2:
 	DOT2X(Y9, Y10)
 	SINCNEXT
 	REDUCE4(Y7, Y8, Y9, Y10)
-	CLAMP8
 	VPERMPS Y0, Y11, Y0
 	VMULPS X15, X0, X0
 	VADDPS (DI), X0, X0
@@ -847,7 +738,6 @@ sy1:
 	DOT2X(Y7, Y8)
 	SINCNEXT
 	REDUCE4(Y7, Y8, Y7, Y8)
-	CLAMP8
 	VPERMPS Y0, Y11, Y0
 	VMULPS X15, X0, X0
 	VMOVSD (DI), X1
@@ -855,50 +745,6 @@ sy1:
 	VMOVSD X0, (DI)
 
 syend:
-	VZEROUPPER
-	RET
-
-// The converters take a multiple of 8 frames.
-
-// func sincStereo48AVX512(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr, bound float32)
-//
-// sincStereo48AVX2 with DOT2Z.
-TEXT ·sincStereo48AVX512(SB), NOSPLIT, $0-68
-	SINCSETUP
-	MOVQ l+16(FP), SI
-	VMOVDQU stereo2<>(SB), Y11
-
-sw2:
-	CMPQ CX, $2
-	JB   sw1
-	DOT2Z(Y7, Y8)
-	SINCNEXT
-	DOT2Z(Y9, Y10)
-	SINCNEXT
-	REDUCE4(Y7, Y8, Y9, Y10)
-	CLAMP8
-	VPERMPS Y0, Y11, Y0
-	VMULPS X15, X0, X0
-	VADDPS (DI), X0, X0
-	VMOVUPS X0, (DI)
-	ADDQ $16, DI
-	SUBQ $2, CX
-	JMP  sw2
-
-sw1:
-	TESTQ CX, CX
-	JZ    swend
-	DOT2Z(Y7, Y8)
-	SINCNEXT
-	REDUCE4(Y7, Y8, Y7, Y8)
-	CLAMP8
-	VPERMPS Y0, Y11, Y0
-	VMULPS X15, X0, X0
-	VMOVSD (DI), X1
-	VADDPS X1, X0, X0
-	VMOVSD X0, (DI)
-
-swend:
 	VZEROUPPER
 	RET
 
@@ -944,16 +790,44 @@ cvs:
 	VZEROUPPER
 	RET
 
+// func f32PlaneAVX2(dst *float32, src *byte, n int)
+//
+// Sanitizes n float32 samples into dst: NaN as 0, the rest clamped to
+// [-1, 1], as clamp does.
+TEXT ·f32PlaneAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS one<>(SB), Y13
+	VBROADCASTSS negOne<>(SB), Y12
+
+cfm:
+	VMOVUPS (SI), Y0
+	SANITIZE(Y0, Y1)
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  cfm
+	VZEROUPPER
+	RET
+
 // func f32SplitAVX2(l *float32, roff int, src *byte, n int)
+//
+// Splits n stereo frames into the planes, sanitized as f32PlaneAVX2 does.
 TEXT ·f32SplitAVX2(SB), NOSPLIT, $0-32
 	MOVQ l+0(FP), DI
 	MOVQ roff+8(FP), AX
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
+	VBROADCASTSS one<>(SB), Y13
+	VBROADCASTSS negOne<>(SB), Y12
 
 cfs:
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y1
+	SANITIZE(Y0, Y4)
+	SANITIZE(Y1, Y5)
 	VSHUFPS $0x88, Y1, Y0, Y2 // L0 L1 L4 L5 | L2 L3 L6 L7
 	VSHUFPS $0xDD, Y1, Y0, Y3
 	VPERMPD $0xD8, Y2, Y2

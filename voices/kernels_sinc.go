@@ -11,127 +11,175 @@ import (
 // output's filter reads (its position's frame minus t.half) and holds
 // every frame the run reads; seq is the first output's row. Each output
 // is the dot product of t.taps source frames with its row of
-// coefficients; the position then advances by t.adv[seq] frames, and
-// the next output takes the next row. scratch is the mixer's: the vector kernels convert
-// the run's source frames into it, one plane of floats per channel; the
-// scalar ones read src directly and ignore it.
+// coefficients; the position then advances by t.adv[seq] frames, and the
+// next output takes the next row. planes is the mixer's scratch
+// (newSincPlanes).
 //
-// These are the reference and the fallback of the vector kernels
-// (kernels_amd64.s), and they sum in the vector kernels' order: each
-// channel eight taps at a time into two interleaved accumulators, then
-// the accumulators' lanes pairwise. Each product is rounded before it is
-// added (the float32 conversions keep the compiler from fusing them), as
-// the vector kernels' separate multiply and add do, so both give the same
-// bits on any input: a test demands equality, and the mix does not
-// depend on the CPU.
+// Every kernel, scalar or vector, first converts the run's frames into
+// planes of floats, a plane per channel, once each: the filter reads each
+// frame about taps/step times. 16-bit samples go in unscaled, exact, and
+// their scale joins the gains; float32 samples go in through clamp, as
+// the unity and linear kernels read them: NaN is silence and the rest is
+// limited to [-1, 1], so hostile PCM (NaN, infinities, overs) cannot
+// poison the mix, and a bad sample costs only itself.
 //
-// The f32 kernels filter the samples as they are and clamp each output to
-// [-t.bound, t.bound], reading NaN as silence: samples in [-1, 1] can
-// never produce more than t.bound, so valid PCM is untouched, and hostile
-// PCM (NaN, infinities, overs) cannot poison the mix, at one check per
-// output instead of one per sample read (each source frame is read by
-// about taps/step outputs).
+// The scalar kernels are the reference and the fallback of the vector
+// ones (kernels_amd64.s, sinc_avx512_amd64.s, sinc_avx2_amd64.s) and give
+// the same values: each output sums its taps in the order of the vector
+// kernel that runs its filter (sincDotGroup, sincDotLanes), every
+// product rounded before it is added, as the vector kernels' separate
+// multiplies and adds round them. So the mix does not depend on the CPU,
+// and a test demands equality.
 
-// sincPlane is the size in floats of each of the two planes of the
-// mixer's scratch for the sinc kernels: a vector kernel converts a run of
-// source frames into it (a channel per plane) and filters up to a plane's
-// worth at a time, 8 KiB, which stays in the L1 cache beside the
-// coefficients.
+// sincPlane is the most frames a run converts at a time: a plane of 8
+// KiB per channel, which stays in the L1 cache beside the coefficients.
 const sincPlane = 2048
 
-// sincStep moves the window on by one output: j is its byte offset in
-// src, fb the source frame size.
-func sincStep(t *sincTable, j int, seq uint32, fb int) (int, uint32) {
-	j += int(t.adv[seq]) * fb
-	if seq++; seq == t.phases {
-		seq = 0
+// sincLead and sincStride place the planes in the scratch: the left
+// plane's first frame at sincLead floats, the right one's sincStride
+// floats after the left one's. The group kernels compute 16 outputs at
+// a time and load 16 samples at a time, so around a run they read up to
+// 15 floats before its first frame and 15 past its last, into lanes
+// whose outputs they discard: the margins keep those reads inside the
+// scratch.
+const (
+	sincLead   = 16
+	sincStride = sincPlane + 64
+)
+
+// newSincPlanes returns the scratch the sinc kernels need: a left and a
+// right plane, each with its margins.
+func newSincPlanes() []float32 { return make([]float32, 2*sincStride) }
+
+// sincFilter filters n outputs from converted planes l and r (r unused
+// for mono): a scalar loop, or a wrapper of an assembly kernel.
+type sincFilter func(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32)
+
+// sincConverter fills the planes l and r (r unused for mono) with the
+// source frames run of kind k, len(l) of them.
+type sincConverter func(k sourceKind, l, r []float32, run []byte)
+
+// sincRuns is every sinc kernel: it converts the source a run of at most
+// a plane of frames at a time with conv and filters each run with filt.
+func sincRuns(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32,
+	conv sincConverter, filt sincFilter) {
+	fb := kindFrameBytes[k]
+	if k == kindS16Mono || k == kindS16Stereo {
+		gl, gr = gl*s16Scale, gr*s16Scale
 	}
-	return j, seq
+	stereo := k == kindS16Stereo || k == kindF32Stereo
+	l := planes[sincLead : sincLead+sincPlane : sincLead+sincPlane]
+	r := planes[sincStride+sincLead : sincStride+sincLead+sincPlane : sincStride+sincLead+sincPlane]
+	step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
+	for len(out) > 0 {
+		// The most outputs whose windows fit a plane: the last one
+		// starts at most sincPlane-taps frames in.
+		fit := (uint64(sincPlane-t.taps)*uint64(t.phases) + uint64(t.phases) - 1 - uint64(t.phase(seq))) / step
+		n := min(len(out), int(fit)+1)
+		last, lastSeq := t.advance(0, seq, n-1)
+		span := last + t.taps
+		conv(k, l[:span], r[:span], src[:span*fb:span*fb])
+		filt(stereo, out[:n], l[:span], r[:span], t, seq, gl, gr)
+		adv, next := t.step1(last, lastSeq)
+		src, seq, out = src[adv*fb:], next, out[n:]
+	}
 }
 
-// clampTo reads NaN as 0 and limits x to [-b, b].
-func clampTo(x, b float32) float32 {
-	switch {
-	case x != x:
-		return 0
-	case x > b:
-		return b
-	case x < -b:
-		return -b
+// convertScalar is the reference converter.
+func convertScalar(k sourceKind, l, r []float32, run []byte) {
+	switch k {
+	case kindS16Mono:
+		for j := range l {
+			l[j] = float32(int16(binary.LittleEndian.Uint16(run[2*j:])))
+		}
+	case kindF32Mono:
+		for j := range l {
+			l[j] = clamp(math.Float32frombits(binary.LittleEndian.Uint32(run[4*j:])))
+		}
+	case kindS16Stereo:
+		r = r[:len(l)]
+		for j := range l {
+			u := binary.LittleEndian.Uint32(run[4*j:])
+			l[j], r[j] = float32(int16(u)), float32(int16(u>>16))
+		}
+	default:
+		r = r[:len(l)]
+		for j := range l {
+			u := binary.LittleEndian.Uint64(run[8*j:])
+			l[j], r[j] = clamp(math.Float32frombits(uint32(u))), clamp(math.Float32frombits(uint32(u>>32)))
+		}
 	}
-	return x
 }
 
-// The scalar kernels sum lane by lane: lane l of the vector kernels'
-// first accumulator holds taps l, l+16, l+32, ... (in that order) and of
-// the second taps l+8, l+24, ...; summing one lane at a time in two
-// registers gives the same bits as the vector order without keeping
-// sixteen partial sums in memory. Then, as the vector kernels reduce:
-// the two accumulators, the upper half of the lanes onto the lower, the
-// upper pair onto the lower, and the last two.
+// filterScalar is the reference filter.
+func filterScalar(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32) {
+	K, g := t.taps, t.grp
+	j := 0
+	for i := range out {
+		c := t.row(seq)
+		var ml, mr float32
+		if g != nil {
+			// The row's lane offset in its group decides the order of
+			// the partial sums.
+			shift := int(g.lane[seq])
+			ml = sincDotGroup(c, l[j:j+K], 1, 0, shift)
+			mr = ml
+			if stereo {
+				mr = sincDotGroup(c, r[j:j+K], 1, 0, shift)
+			}
+		} else {
+			ml = sincDotLanes(c, l[j:j+K], 1, 0)
+			mr = ml
+			if stereo {
+				mr = sincDotLanes(c, r[j:j+K], 1, 0)
+			}
+		}
+		out[i][0] += float32(ml * gl)
+		out[i][1] += float32(mr * gr)
+		j += int(t.adv[seq])
+		if seq++; seq == t.phases {
+			seq = 0
+		}
+	}
+}
 
-// sincSumS16, sincSumF32 and sincSumFloat are one channel's dot product
-// in that order, over 16-bit samples, float32 samples in bytes, or
-// floats: the window's sample k of the channel is at w[k*stride+off]
-// (in samples). Three copies of one loop: a sample reader passed as a
-// function cost an indirect call per tap.
-func sincSumS16(c []float32, w []byte, stride, off int) float32 {
+// sincDotGroup is the group kernels' order, for an output whose window
+// starts shift frames after its group's first (sincGroups.lane): the
+// kernels sum frame m of the group's span into the (m mod 8)-th of eight
+// partial sums, so tap k goes into partial sum (k+shift) mod 8, in order
+// of k; then ((a0+a1)+(a2+a3)) + ((a4+a5)+(a6+a7)). The kernels also
+// add the frames outside the output's window times zero, which changes
+// no value (a zero's sign aside).
+func sincDotGroup(c, w []float32, stride, off, shift int) float32 {
+	var a [8]float32
+	for k, ck := range c {
+		a[(k+shift)&7] += float32(ck * w[k*stride+off])
+	}
+	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+}
+
+// sincDotLanes is the per-output kernels' order: lane l of their first
+// accumulator holds taps l, l+16, l+32, ... (in that order) and of the
+// second taps l+8, l+24, ...; summing one lane at a time in two registers
+// gives the same bits as the vector order without keeping sixteen
+// partial sums in memory. Then, as the vector kernels reduce: the two
+// accumulators, the upper half of the lanes onto the lower, the upper
+// pair onto the lower, and the last two.
+func sincDotLanes(c, w []float32, stride, off int) float32 {
 	K := len(c)
 	var s [8]float32
 	for l := range s {
 		var a0, a1 float32
 		k := l
 		for ; k+8 < K; k += 16 {
-			a0 += float32(c[k] * float32(int16(binary.LittleEndian.Uint16(w[2*((k)*stride+off):]))))
-			a1 += float32(c[k+8] * float32(int16(binary.LittleEndian.Uint16(w[2*((k+8)*stride+off):]))))
-		}
-		if k < K {
-			a0 += float32(c[k] * float32(int16(binary.LittleEndian.Uint16(w[2*((k)*stride+off):]))))
-		}
-		s[l] = a0 + a1
-	}
-	return hsum(&s)
-}
-
-func sincSumF32(c []float32, w []byte, stride, off int) float32 {
-	K := len(c)
-	var s [8]float32
-	for l := range s {
-		var a0, a1 float32
-		k := l
-		for ; k+8 < K; k += 16 {
-			a0 += float32(c[k] * math.Float32frombits(binary.LittleEndian.Uint32(w[4*((k)*stride+off):])))
-			a1 += float32(c[k+8] * math.Float32frombits(binary.LittleEndian.Uint32(w[4*((k+8)*stride+off):])))
-		}
-		if k < K {
-			a0 += float32(c[k] * math.Float32frombits(binary.LittleEndian.Uint32(w[4*((k)*stride+off):])))
-		}
-		s[l] = a0 + a1
-	}
-	return hsum(&s)
-}
-
-func sincSumFloat(c []float32, w []float32, stride, off int) float32 {
-	K := len(c)
-	var s [8]float32
-	for l := range s {
-		var a0, a1 float32
-		k := l
-		for ; k+8 < K; k += 16 {
-			a0 += float32(c[k] * w[(k)*stride+off])
+			a0 += float32(c[k] * w[k*stride+off])
 			a1 += float32(c[k+8] * w[(k+8)*stride+off])
 		}
 		if k < K {
-			a0 += float32(c[k] * w[(k)*stride+off])
+			a0 += float32(c[k] * w[k*stride+off])
 		}
 		s[l] = a0 + a1
 	}
-	return hsum(&s)
-}
-
-// hsum reduces the eight lanes s: the upper half onto the lower, the
-// upper pair onto the lower, and the last two.
-func hsum(s *[8]float32) float32 {
 	var h [4]float32
 	for l := range h {
 		h[l] = s[l] + s[l+4]
@@ -139,65 +187,18 @@ func hsum(s *[8]float32) float32 {
 	return (h[0] + h[2]) + (h[1] + h[3])
 }
 
-func sincS16Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, _ []float32) {
-	gl, gr = gl*s16Scale, gr*s16Scale
-	K := t.taps
-	j := 0
-	for i := range out {
-		w := src[j : j+2*K : j+2*K]
-		m := sincSumS16(t.row(seq), w, 1, 0)
-		out[i][0] += float32(m * gl)
-		out[i][1] += float32(m * gr)
-		j, seq = sincStep(t, j, seq, 2)
-	}
+func sincS16Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
+	sincRuns(kindS16Mono, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
 }
 
-func sincF32Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, _ []float32) {
-	K := t.taps
-	j := 0
-	for i := range out {
-		w := src[j : j+4*K : j+4*K]
-		m := sincSumF32(t.row(seq), w, 1, 0)
-		m = clampTo(m, t.bound)
-		out[i][0] += float32(m * gl)
-		out[i][1] += float32(m * gr)
-		j, seq = sincStep(t, j, seq, 4)
-	}
+func sincS16Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
+	sincRuns(kindS16Stereo, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
 }
 
-func sincS16Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, _ []float32) {
-	gl, gr = gl*s16Scale, gr*s16Scale
-	K := t.taps
-	j := 0
-	for i := range out {
-		w := src[j : j+4*K : j+4*K]
-		c := t.row(seq)
-		l := sincSumS16(c, w, 2, 0)
-		r := sincSumS16(c, w, 2, 1)
-		out[i][0] += float32(l * gl)
-		out[i][1] += float32(r * gr)
-		j, seq = sincStep(t, j, seq, 4)
-	}
+func sincF32Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
+	sincRuns(kindF32Mono, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
 }
 
-func sincF32Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, _ []float32) {
-	K := t.taps
-	j := 0
-	for i := range out {
-		w := src[j : j+8*K : j+8*K]
-		c := t.row(seq)
-		l := sincSumF32(c, w, 2, 0)
-		r := sincSumF32(c, w, 2, 1)
-		out[i][0] += float32(clampTo(l, t.bound) * gl)
-		out[i][1] += float32(clampTo(r, t.bound) * gr)
-		j, seq = sincStep(t, j, seq, 8)
-	}
-}
-
-// sincDot filters a window gathered as stereo frames (w holds taps
-// frames, left and right interleaved; a mono source's twice) with row c:
-// the path of the frames at a clip's start or end and at loop seams.
-func sincDot(c, w []float32) (float32, float32) {
-	w = w[:2*len(c)]
-	return sincSumFloat(c, w, 2, 0), sincSumFloat(c, w, 2, 1)
+func sincF32Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
+	sincRuns(kindF32Stereo, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
 }

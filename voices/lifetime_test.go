@@ -216,7 +216,10 @@ func TestStopAllCancelsQueuedPlay(t *testing.T) {
 	pcm := tone(mono44, 4410, 440, 0.5)
 	_, c := clipOf(t, e, "tone", mono44, pcm, ClipDesc{})
 	// A producer claims a cell and stalls before publishing it.
-	pos := e.q.enq.Add(1) - 1
+	cell, pos, ok := e.q.Reserve()
+	if !ok {
+		t.Fatal("Reserve refused")
+	}
 	h, err := e.Play(c, PlayDesc{Loop: true})
 	if err != nil {
 		t.Fatal(err)
@@ -227,9 +230,8 @@ func TestStopAllCancelsQueuedPlay(t *testing.T) {
 	}
 	fill(mono44, pcm, 0.9)
 	// The stalled producer finishes.
-	cell := &e.q.cells[pos&e.q.mask]
-	cell.cmd = command{kind: cmdMaster, value: 1}
-	cell.seq.Store(pos + 1)
+	*cell = command{kind: cmdMaster, value: 1}
+	e.q.Publish(pos)
 	l, _ := render(t, dev, 2048)
 	if peak(l) != 0 || e.Playing(h) {
 		t.Fatalf("a Play queued before StopAll started afterwards (peak %v, playing %v)", peak(l), e.Playing(h))
@@ -286,7 +288,10 @@ func TestCloseCancelsQueuedPlay(t *testing.T) {
 	}
 	pcm := tone(mono44, 4410, 440, 0.5)
 	bank, c := clipOf(t, e, "tone", mono44, pcm, ClipDesc{})
-	pos := e.q.enq.Add(1) - 1 // a producer claims a cell and stalls
+	cell, pos, ok := e.q.Reserve() // a producer claims a cell and stalls
+	if !ok {
+		t.Fatal("Reserve refused")
+	}
 	h, err := e.Play(c, PlayDesc{Loop: true})
 	if err != nil {
 		t.Fatal(err)
@@ -295,9 +300,8 @@ func TestCloseCancelsQueuedPlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	fill(mono44, pcm, 0.9)
-	cell := &e.q.cells[pos&e.q.mask]
-	cell.cmd = command{kind: cmdMaster, value: 1}
-	cell.seq.Store(pos + 1)
+	*cell = command{kind: cmdMaster, value: 1}
+	e.q.Publish(pos)
 	buf := make([]byte, 2048*8)
 	if _, err := e.mix.Read(buf); err != nil { // a device that reads after Close
 		t.Fatal(err)

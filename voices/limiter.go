@@ -37,28 +37,58 @@ func newLimiter(rate int) limiter {
 	return limiter{keep: float32(math.Exp(-1 / (limiterRelease * float64(rate))))}
 }
 
-func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
-
-// apply returns the frame (l, r) limited. The common case, unity gain and
-// no over, is a few compares that inline into the encoder.
-func (lim *limiter) apply(l, r float32) (float32, float32) {
-	if lim.cut == 0 && abs32(l) <= 1 && abs32(r) <= 1 {
-		return l, r
+// run applies the master gain, ramping from g by dg before each frame, and
+// the limiter to mix, in place. The gain reduction stays in a register
+// across the block: kept in the limiter's field, as when each frame
+// called a limiting method, every frame of a recovering gain waited on a
+// store and a load of it. Magnitudes are compared as bits (for floats of
+// one sign the bits order as the values do), and clamps are plain
+// compares rather than min and max, whose NaN and signed-zero rules cost
+// a dozen instructions each: the mix is finite, every source being
+// clamped. At unity gain with nothing to limit, the frames are only
+// scanned.
+func (lim *limiter) run(mix []frame, g, dg float32) {
+	i, cut, keep := 0, lim.cut, lim.keep
+	if cut == 0 && g == 1 && dg == 0 {
+		for i < len(mix) && mag(mix[i][0]) <= one && mag(mix[i][1]) <= one {
+			i++
+		}
 	}
-	return lim.slow(l, r)
+	for ; i < len(mix); i++ {
+		g += dg
+		l, r := mix[i][0]*g, mix[i][1]*g
+		ml, mr := mag(l), mag(r)
+		if cut == 0 && ml <= one && mr <= one {
+			mix[i] = frame{l, r}
+			continue
+		}
+		gain := 1 - cut
+		if p := math.Float32frombits(max(ml, mr)) * gain; p > 1 {
+			gain /= p
+			cut = 1 - gain
+		}
+		mix[i] = frame{clamp1(l * gain), clamp1(r * gain)}
+		if cut *= keep; cut < limiterSnap {
+			cut = 0
+		}
+	}
+	lim.cut = cut
 }
 
-func (lim *limiter) slow(l, r float32) (float32, float32) {
-	g := 1 - lim.cut
-	if p := max(abs32(l), abs32(r)) * g; p > 1 {
-		g /= p
-		lim.cut = 1 - g
+// one is 1.0's bits, the largest magnitude the limiter lets through.
+const one = 0x3f800000
+
+// mag returns the bits of |x|.
+func mag(x float32) uint32 { return math.Float32bits(x) &^ (1 << 31) }
+
+// clamp1 limits a finite x to [-1, 1]: only rounding can leave a limited
+// peak a hair past full scale.
+func clamp1(x float32) float32 {
+	if x > 1 {
+		return 1
 	}
-	// The mix is finite (every source is clamped), so only rounding can
-	// leave the limited peak a hair past full scale.
-	l, r = min(max(l*g, -1), 1), min(max(r*g, -1), 1)
-	if lim.cut *= lim.keep; lim.cut < limiterSnap {
-		lim.cut = 0
+	if x < -1 {
+		return -1
 	}
-	return l, r
+	return x
 }

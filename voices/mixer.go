@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
@@ -18,7 +19,7 @@ type mixer struct {
 	dev     Format
 	block   int
 	fade    int // fade-out length in frames
-	q       *queue
+	q       *syncs.Queue[command]
 	slots   *slotTable
 	barrier *syncs.Barrier
 	clock   func() int64
@@ -28,7 +29,6 @@ type mixer struct {
 	// Owned by the barrier holder.
 	nowNs      int64 // the engine clock at the start of this block
 	voices     []voice
-	edge       []float32 // the sinc's window at seams and ends, for every voice in turn
 	planes     []float32 // the sinc kernels' converted source, for every voice in turn
 	active     []uint32  // playing slots in start order: the mix order
 	mix        []frame
@@ -69,7 +69,7 @@ type mixer struct {
 	playMaxNs  atomic.Int64
 }
 
-func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *queue, slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
+func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
 	m := &mixer{
 		dev: dev, block: block, fade: fadeFrames,
 		q: q, slots: slots, barrier: b, clock: clock,
@@ -87,23 +87,20 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *queue, slots *
 	for i := range m.formatGain {
 		m.formatGain[i] = 1
 	}
-	taps := 0
 	for pi := range slots.pools {
 		p := &slots.pools[pi]
 		step := uint64(p.format.Rate) << 32 / uint64(dev.Rate)
 		var t *sincTable
 		if rs == ResamplerSinc && p.format.Rate != dev.Rate && p.size > 0 {
 			t = sincTableFor(p.format.Rate, dev.Rate)
-			taps = max(taps, t.taps)
 		}
 		for s := p.base; s < p.base+p.size; s++ {
 			m.voices[s] = voice{pool: p, kind: kindOf(p.format), step: step, sinc: t, kern: m.kern, mono: p.format.Channels == 1}
 		}
 	}
-	m.edge = make([]float32, 2*(taps+sincEdgeSlack))
-	m.planes = make([]float32, 2*sincPlane)
+	m.planes = newSincPlanes()
 	for i := range m.voices {
-		m.voices[i].window, m.voices[i].planes = m.edge, m.planes
+		m.voices[i].planes = m.planes
 	}
 	return m
 }
@@ -196,29 +193,35 @@ func (m *mixer) startFade(v *voice) {
 func (m *mixer) encode() {
 	g, dg := m.masterCur, (m.master-m.masterCur)/float32(m.block)
 	m.masterCur = m.master
+	m.lim.run(m.mix, g, dg)
 	if m.dev.Channels == 2 && m.dev.Encoding == EncodingFloat32LE {
-		// The default device format, without a per-sample switch.
+		// The default device format is the bus's own layout on a
+		// little-endian CPU: a copy.
 		out := m.out[:8*len(m.mix)]
+		if littleEndian {
+			copy(out, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(m.mix))), 8*len(m.mix)))
+			return
+		}
 		for i, f := range m.mix {
-			g += dg
-			l, r := m.lim.apply(f[0]*g, f[1]*g)
-			binary.LittleEndian.PutUint64(out[8*i:], uint64(math.Float32bits(l))|uint64(math.Float32bits(r))<<32)
+			binary.LittleEndian.PutUint64(out[8*i:], uint64(math.Float32bits(f[0]))|uint64(math.Float32bits(f[1]))<<32)
 		}
 		return
 	}
 	fb := m.dev.FrameBytes()
 	for i, f := range m.mix {
-		g += dg
-		l, r := m.lim.apply(f[0]*g, f[1]*g)
 		o := m.out[i*fb:]
 		if m.dev.Channels == 1 {
-			putSample(o, m.dev.Encoding, (l+r)*0.5)
+			putSample(o, m.dev.Encoding, (f[0]+f[1])*0.5)
 			continue
 		}
-		putSample(o, m.dev.Encoding, l)
-		putSample(o[m.dev.Encoding.SampleBytes():], m.dev.Encoding, r)
+		putSample(o, m.dev.Encoding, f[0])
+		putSample(o[m.dev.Encoding.SampleBytes():], m.dev.Encoding, f[1])
 	}
 }
+
+// littleEndian reports whether the CPU stores a float32 as the little-endian
+// bytes of the default device format.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 func putSample(o []byte, e Encoding, s float32) {
 	if e == EncodingFloat32LE {
@@ -230,9 +233,9 @@ func putSample(o []byte, e Encoding, s float32) {
 
 // drain applies every queued command in order.
 func (m *mixer) drain() {
-	var c command
 	for {
-		pos, ok := m.q.pop(&c)
+		pos := m.q.Head()
+		c, ok := m.q.Pop()
 		if !ok {
 			return
 		}
@@ -310,11 +313,8 @@ func (m *mixer) play(c *command) {
 
 // refuse hands a reserved slot back and counts the refusal.
 func (m *mixer) refuse(v *voice, slot uint32, counted bool) {
-	if counted {
-		m.slots.unreserve(v.pool)
-	}
 	m.refusals.Add(1)
-	m.slots.retire(v.pool, slot)
+	m.slots.retire(v.pool, slot, counted)
 }
 
 // take finds a place under the caps for a new voice of pool p with
@@ -335,13 +335,13 @@ func (m *mixer) take(p *formatPool, prio int16) bool {
 	victim := m.victim(p, prio, !own)
 	if victim == nil {
 		if own {
-			p.active.Add(-1)
+			p.addCount(-1)
 		}
 		return false
 	}
 	if own {
 		raisePeak(&p.peak, mine)
-		victim.pool.active.Add(-1)
+		victim.pool.addCount(-1)
 	}
 	victim.counted = false
 	if victim.order >= m.blockOrder {
@@ -392,11 +392,9 @@ func (m *mixer) reap() {
 
 func (m *mixer) endVoice(v *voice, s uint32) {
 	v.clip.bank.readers.Add(-1)
-	if v.counted {
-		m.slots.unreserve(v.pool)
-	}
+	counted := v.counted
 	*v = v.fixed()
-	m.slots.retire(v.pool, s)
+	m.slots.retire(v.pool, s, counted)
 }
 
 // stopNow is StopAll's fallback, run by a requester holding the seized

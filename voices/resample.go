@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unsafe"
 )
 
 // Resampler selects how the mixer converts a voice whose source rate
@@ -23,10 +24,11 @@ const (
 	// content above it is filtered out rather than folded back.
 	ResamplerSinc Resampler = iota
 	// ResamplerLinear interpolates between the two nearest source frames:
-	// about a third of the sinc's cost with vector kernels, but it dulls
-	// the top octave and leaves images only a few dB down (a 10 kHz tone
-	// from 22050 Hz comes out 6 dB low beside an image at 12.05 kHz 3 dB
-	// below it). For sound effects on a CPU budget.
+	// about a quarter of the sinc's cost with vector kernels (the whole
+	// 32-voice mix of BenchmarkMix32), but it dulls the top octave and
+	// leaves images only a few dB down (a 10 kHz tone from 22050 Hz comes
+	// out 6 dB low beside an image at 12.05 kHz 3 dB below it). For sound
+	// effects on a CPU budget.
 	ResamplerLinear
 )
 
@@ -69,7 +71,10 @@ const (
 // position is a phase, a whole number of 1/phases, so each device frame
 // takes the filter at its exact delay; no phase is rounded and the
 // position never drifts. A 22050 Hz source on a 48 kHz device has 320
-// phases, 44100 Hz 160; the most, 1280, are for 11025 Hz to 96 kHz.
+// phases, 44100 Hz 160; the most, 1280, are for 11025 Hz to 96 kHz. For
+// the vector group kernels (sincGroups) the phases of an upsampling
+// table are counted up to a multiple of 16 (8 kHz to 48 kHz: 48 rather
+// than 6, each row 8 times), which changes no coefficient.
 //
 // Consecutive device frames visit the phases in a fixed cycle (phase
 // s·stepNum mod phases at the s-th frame: stepNum and phases are
@@ -84,14 +89,51 @@ type sincTable struct {
 	phases  uint32
 	stepInt uint32
 	stepNum uint32
-	// bound is the largest sum of absolute coefficients of any phase: no
-	// output from samples in [-1, 1] exceeds it, so the f32 kernels clamp
-	// their outputs to it (and read NaN as silence) rather than check
-	// every sample they read.
-	bound float32
-	coef  []float32 // phases rows of taps coefficients, in visiting order
-	adv   []uint32  // source frames the position advances after each row
+	coef    []float32 // phases rows of taps coefficients, in visiting order
+	adv     []uint32  // source frames the position advances after each row
+
+	// grp is the filter laid out for the vector kernels' groups, or nil
+	// (see sincGroups).
+	grp *sincGroups
 }
+
+// sincGroups is an upsampling filter laid out for the vector kernels,
+// which compute 16 consecutive outputs at once, one per lane (8 with
+// AVX2 alone). Upsampling, the 16 outputs' windows start at most 15
+// frames apart, so together they read at most terms consecutive source
+// frames: for each of those frames, the kernel broadcasts its sample to
+// every lane and multiplies it by the frame's coefficient for each
+// output (the tap it is in that output's window, or 0 outside it), so a
+// sample is loaded once for all 16 outputs, and no lane waits on a
+// permute. A dot product per lane needs no horizontal sum: the lanes are
+// the outputs.
+//
+// Groups start at rows that are multiples of 16 (the table's cycle of
+// rows is one: newSincTable repeats the phases up to a multiple of 16),
+// so that the coefficient loads are aligned: a run starting at another
+// row begins with a group whose first lanes are masked off.
+type sincGroups struct {
+	cols int // rows in the cycle: the table's phases
+	// terms is how many source frames a group reads, counted from its
+	// output 0's window start: 48 taps and the last output's lane offset,
+	// rounded up to 56 or 64.
+	terms int
+	// coef[(g*terms+m)*16+i] is the coefficient of frame m for output i
+	// of group g: tap m-lane[16g+i] of row 16g+i (mod phases), or 0
+	// outside that window. 64-byte aligned.
+	coef []float32
+	// lane[16g+i] is how many source frames output i of group g starts
+	// after output 0 of the group: 0 to 15.
+	lane []int32
+	// adv[g] is how many source frames the window moves on after group
+	// g's 16 outputs.
+	adv []uint32
+}
+
+// maxSincCols bounds a group layout's cycle: rates whose phases cycle
+// longer (16 or 32 kHz to a 44.1 kHz device: 7056 rows) keep the
+// per-output kernels rather than a table of a megabyte or more.
+const maxSincCols = 2048
 
 // row returns the coefficients of the seq-th phase of the cycle.
 func (t *sincTable) row(seq uint32) []float32 {
@@ -107,8 +149,21 @@ func (t *sincTable) phase(seq uint32) uint32 {
 // advance moves the rational position (frame k, row seq) on by n device
 // frames.
 func (t *sincTable) advance(k int, seq uint32, n int) (int, uint32) {
+	if n == 1 {
+		return t.step1(k, seq)
+	}
 	p := uint64(t.phase(seq)) + uint64(n)*uint64(t.stepNum)
 	return k + n*int(t.stepInt) + int(p/uint64(t.phases)), uint32((uint64(seq) + uint64(n)) % uint64(t.phases))
+}
+
+// step1 is advance by one frame, from the table, without dividing: the
+// path of every frame at a seam (sincEdges).
+func (t *sincTable) step1(k int, seq uint32) (int, uint32) {
+	k += int(t.adv[seq])
+	if seq++; seq == t.phases {
+		seq = 0
+	}
+	return k, seq
 }
 
 // sincTables caches the tables built so far, one per pair of rates: an
@@ -150,6 +205,13 @@ func newSincTable(src, dev int) *sincTable {
 	L, M := dev/g, src/g
 	ratio := max(1, float64(src)/float64(dev))
 	K := int(math.Ceil(sincTaps*ratio/8)) * 8
+	// For the group kernels the cycle of rows is a multiple of 16 (the
+	// phases' rows repeated): a voice's place in it then decides which
+	// lane of which group each of its outputs is, and so the order of its
+	// sums (sincDotGroup), whatever block a run starts in.
+	if cols := L * 16 / gcd(L, 16); M < L && K == sincTaps && cols <= maxSincCols {
+		L, M = cols, M*(cols/L)
+	}
 	fc := sincCutoff / ratio // cycles per source frame
 	t := &sincTable{
 		taps: K, half: K/2 - 1, phases: uint32(L),
@@ -182,14 +244,56 @@ func newSincTable(src, dev int) *sincTable {
 		// Each phase's gain at DC is exactly 1: otherwise the gain would
 		// wobble from frame to frame by the window's ripple, which is
 		// noise on a steady tone.
-		abs := 0.0
 		for k, c := range row {
 			t.coef[seq*K+k] = float32(c / sum)
-			abs += math.Abs(c / sum)
 		}
-		t.bound = max(t.bound, float32(abs)*(1+1e-6))
 	}
+	t.grp = newSincGroups(t)
 	return t
+}
+
+// newSincGroups lays t out for the vector kernels' groups, or returns nil
+// when t downsamples (16 outputs may then span more than 16 frames, and
+// the filter is longer than 48 taps) or its cycle is longer than
+// maxSincCols.
+func newSincGroups(t *sincTable) *sincGroups {
+	P := int(t.phases)
+	cols := P
+	if t.stepInt != 0 || t.taps != sincTaps || P%16 != 0 {
+		return nil // the group kernels are written for 48 taps
+	}
+	G, K := cols/16, t.taps
+	g := &sincGroups{cols: cols, lane: make([]int32, cols), adv: make([]uint32, G)}
+	maxLane := 0
+	for gi := range G {
+		d := 0
+		for i := range 16 {
+			row := (16*gi + i) % P
+			g.lane[16*gi+i] = int32(d)
+			maxLane = max(maxLane, d)
+			d += int(t.adv[row])
+		}
+		g.adv[gi] = uint32(d)
+	}
+	g.terms = 64
+	if maxLane+K <= 56 {
+		g.terms = 56
+	}
+	// Align the coefficients to 64 bytes: the slice is cut from a larger
+	// one at the first aligned float.
+	n := G * g.terms * 16
+	buf := make([]float32, n+16)
+	off := int(-uintptr(unsafe.Pointer(&buf[0])) & 63 / 4)
+	g.coef = buf[off : off+n : off+n]
+	for gi := range G {
+		for i := range 16 {
+			row, d := (16*gi+i)%P, int(g.lane[16*gi+i])
+			for k := range K {
+				g.coef[(gi*g.terms+d+k)*16+i] = t.coef[row*K+k]
+			}
+		}
+	}
+	return g
 }
 
 // besselI0 is the modified Bessel function of the first kind, order 0,

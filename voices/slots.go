@@ -38,43 +38,79 @@ func (h Handle) String() string {
 // issued stale for good.
 const lastGen = ^uint32(0)
 
+// retiredGen is the generation of a retired slot: above every uint32, so
+// no handle carries it.
+const retiredGen = uint64(lastGen) + 1
+
 // slotState is the part of a voice slot that producers may read: its
-// generation and whether it is reserved or playing. The mixer owns the
-// rest (the voice struct).
+// generation, its free-stack link and the bank its voice reads. The mixer
+// owns the rest (the voice struct).
 type slotState struct {
-	gen  atomic.Uint32
-	live atomic.Bool
+	// gen is the generation the slot's voice's handle carries, or, while
+	// the slot is free, the one its next voice's will: retire moves it on
+	// as the voice ends, so the handle is stale from then on and a slot
+	// needs no flag saying it is in use (setting one cost Play an atomic
+	// store, 7 ns). A retired slot holds retiredGen.
+	gen  atomic.Uint64
 	next atomic.Uint32 // free-stack link: slot index + 1, 0 ends the stack
 	bank atomic.Pointer[Bank]
 }
+
+// A pool's state word packs its free stack and its count, so that Play
+// pops a slot and counts the voice against the format's cap in one
+// compare-and-swap instead of two: tag<<32 | count<<20 | (top slot + 1).
+// The tag changes with every push and pop, against ABA; the count changes
+// alone through atomic adds (the mixer's, as voices end), which leave the
+// stack and the tag as they are.
+const (
+	poolTopMask    = 1<<20 - 1 // top slot + 1, 0 for an empty stack: slots number at most NumFormats × 2 × 1024 < 2^20
+	poolCountShift = 20
+	poolCountMask  = 1<<12 - 1 // the count never passes a cap, at most 1024
+	poolCountOne   = uint64(1) << poolCountShift
+	poolTagShift   = 32
+)
 
 // formatPool is the set of voice slots preconfigured for one source
 // format. Producers pop free slots from a lock-free stack (Treiber, with a
 // tag against ABA); the mixer pushes them back when a voice ends.
 type formatPool struct {
-	format Format
-	fi     int    // format index, the position in Stats.Formats
-	base   uint32 // first slot index
-	size   uint32 // slots, including the steal reserve
-	cap    int32  // most voices counted against this format at once
-	active atomic.Int32
-	peak   atomic.Int32
-	head   atomic.Uint64 // tag<<32 | (slot index + 1)
+	// state is the free stack and the count of voices counted against
+	// cap (see poolTopMask).
+	state atomic.Uint64
+	peak  atomic.Int32
 	// retired counts slots whose generations are spent: they are never
 	// pushed back, so the pool has size-retired slots left.
 	retired atomic.Int32
+	format  Format
+	fi      int    // format index, the position in Stats.Formats
+	base    uint32 // first slot index
+	size    uint32 // slots, including the steal reserve
+	cap     int32  // most voices counted against this format at once
+	// A cache line between one pool's state and the next's, so Plays of
+	// one format and the mixer ending voices of another do not contend.
+	_ [64]byte
 }
+
+// count returns the voices counted against p's cap now.
+func (p *formatPool) count() int32 { return int32(p.state.Load()>>poolCountShift) & poolCountMask }
+
+// addCount adds d to p's count, leaving its stack alone.
+func (p *formatPool) addCount(d int32) { p.state.Add(uint64(int64(d)) << poolCountShift) }
 
 // slotTable holds every voice slot's shared state and the per-format
 // pools. Safe for concurrent use by producers and the mixer.
 type slotTable struct {
 	states []slotState
-	pools  [NumFormats]formatPool
-	total  atomic.Int32 // voices counted against the total cap
-	peak   atomic.Int32 // most voices counted against the total cap at once
 	cap    int32
+	// total and peak have a cache line of their own: every Play reads and
+	// writes total, and nothing else here changes often.
+	_     [64]byte
+	total atomic.Int32 // voices counted against the total cap
+	peak  atomic.Int32 // most voices counted against the total cap at once
+	_     [56]byte
 	// retired counts slots retired for good, over every pool.
 	retired atomic.Int32
+	pools   [NumFormats]formatPool
 }
 
 // newSlotTable lays out pools of caps[i]*mult slots each (mult is 2 when
@@ -95,36 +131,114 @@ func newSlotTable(total int, caps [NumFormats]int, mult int) *slotTable {
 		// commands, the same slots are used, which keeps handles
 		// deterministic too.
 		for s := p.base + p.size; s > p.base; s-- {
-			t.push(p, s-1)
+			t.push(p, s-1, 0)
 		}
 		base += p.size
 	}
 	return t
 }
 
-// reserve counts one voice against the total and format caps, or returns
-// false leaving both unchanged. Every count that rises goes through a
-// compare-and-swap against its cap, so no count, and so no peak, can ever
-// pass its cap, however producers and the mixer interleave; and a peak is
-// raised only once the whole reservation holds, so refused attempts do
-// not inflate it.
+// acquire is Play's reservation: it pops a free slot of p and counts the
+// voice against p's cap and the total cap. Under both caps it returns
+// the slot, its generation (the new voice's) and no flags. Past one, it returns reasonCapped, leaving
+// everything as it was, unless steal is set: then it returns the slot,
+// uncounted, with cmdFlagSteal, for the mixer to find the voice a place
+// or refuse it. With no free slot it returns reasonBusy.
+//
+// Every count that rises goes through a compare-and-swap against its cap,
+// so no count, and so no peak, can ever pass its cap, however producers
+// and the mixer interleave; and a peak is raised only once the whole
+// reservation holds, so refused attempts do not inflate it. Two
+// compare-and-swaps when the caps allow the voice: the format's count
+// rides on the pop.
+func (t *slotTable) acquire(p *formatPool, steal bool) (uint32, uint32, uint8, refusalReason) {
+	var w, gen uint64
+	var n int32
+	var own bool
+	for {
+		w = p.state.Load()
+		n = int32(w>>poolCountShift) & poolCountMask
+		own = n < p.cap
+		if !own && !steal {
+			return 0, 0, 0, reasonCapped
+		}
+		top := uint32(w & poolTopMask)
+		if top == 0 {
+			return 0, 0, 0, reasonBusy
+		}
+		// Read before the swap, the slot's link and generation hold if it
+		// succeeds: the slot stayed on the stack (a pop or push in
+		// between changes the tag), and a free slot's generation moves
+		// only while it is off the stack.
+		st := &t.states[top-1]
+		gen = st.gen.Load()
+		nw := (w>>poolTagShift+1)<<poolTagShift | w&(poolCountMask<<poolCountShift) | uint64(st.next.Load())
+		if own {
+			nw += poolCountOne
+		}
+		if p.state.CompareAndSwap(w, nw) {
+			break
+		}
+	}
+	s := uint32(w&poolTopMask) - 1
+	if !own {
+		return s, uint32(gen), cmdFlagSteal, reasonNone
+	}
+	if total, ok := t.reserveTotal(); ok {
+		raisePeak(&t.peak, total)
+		raisePeak(&p.peak, n+1)
+		return s, uint32(gen), 0, reasonNone
+	}
+	if steal {
+		p.addCount(-1)
+		return s, uint32(gen), cmdFlagSteal, reasonNone
+	}
+	t.push(p, s, -1)
+	return 0, 0, 0, reasonCapped
+}
+
+// giveBack undoes acquire for a Play that could not queue its command:
+// the slot goes back with its generation unchanged (no handle was
+// issued) and, if counted, its places under the caps.
+func (t *slotTable) giveBack(p *formatPool, s uint32, counted bool) {
+	if !counted {
+		t.push(p, s, 0)
+		return
+	}
+	t.push(p, s, -1)
+	t.total.Add(-1)
+}
+
+// reserveTotal counts one voice against the total cap and returns the new
+// total, or returns false leaving it unchanged.
+func (t *slotTable) reserveTotal() (int32, bool) {
+	for {
+		n := t.total.Load()
+		if n >= t.cap {
+			return 0, false
+		}
+		if t.total.CompareAndSwap(n, n+1) {
+			return n + 1, true
+		}
+	}
+}
+
+// reserve counts one voice against the total and format caps, without
+// taking a slot, or returns false leaving both unchanged: the mixer's
+// first try when it starts a Play that was refused a place.
 func (t *slotTable) reserve(p *formatPool) bool {
 	mine, ok := p.reserveFormat()
 	if !ok {
 		return false
 	}
-	for {
-		n := t.total.Load()
-		if n >= t.cap {
-			p.active.Add(-1)
-			return false
-		}
-		if t.total.CompareAndSwap(n, n+1) {
-			raisePeak(&t.peak, n+1)
-			raisePeak(&p.peak, mine)
-			return true
-		}
+	total, ok := t.reserveTotal()
+	if !ok {
+		p.addCount(-1)
+		return false
 	}
+	raisePeak(&t.peak, total)
+	raisePeak(&p.peak, mine)
+	return true
 }
 
 // reserveFormat counts one voice against p's cap only, and returns p's
@@ -133,21 +247,15 @@ func (t *slotTable) reserve(p *formatPool) bool {
 // hands the victim's place in the total to a voice of another format.
 func (p *formatPool) reserveFormat() (int32, bool) {
 	for {
-		n := p.active.Load()
+		w := p.state.Load()
+		n := int32(w>>poolCountShift) & poolCountMask
 		if n >= p.cap {
 			return 0, false
 		}
-		if p.active.CompareAndSwap(n, n+1) {
+		if p.state.CompareAndSwap(w, w+poolCountOne) {
 			return n + 1, true
 		}
 	}
-}
-
-// unreserve gives back a place reserve took: the voice was refused, or
-// has ended.
-func (t *slotTable) unreserve(p *formatPool) {
-	p.active.Add(-1)
-	t.total.Add(-1)
 }
 
 // raisePeak records n in peak if that is a new peak.
@@ -160,57 +268,52 @@ func raisePeak(peak *atomic.Int32, n int32) {
 	}
 }
 
-// pop takes a free slot of p.
-func (t *slotTable) pop(p *formatPool) (uint32, bool) {
+// push returns slot s to p's free stack and adds dcount to p's count, in
+// one compare-and-swap.
+func (t *slotTable) push(p *formatPool, s uint32, dcount int32) {
 	for {
-		h := p.head.Load()
-		idx := uint32(h)
-		if idx == 0 {
-			return 0, false
-		}
-		next := t.states[idx-1].next.Load()
-		if p.head.CompareAndSwap(h, (h>>32+1)<<32|uint64(next)) {
-			return idx - 1, true
-		}
-	}
-}
-
-// push returns slot s to p's free stack.
-func (t *slotTable) push(p *formatPool, s uint32) {
-	for {
-		h := p.head.Load()
-		t.states[s].next.Store(uint32(h))
-		if p.head.CompareAndSwap(h, (h>>32+1)<<32|uint64(s+1)) {
+		w := p.state.Load()
+		t.states[s].next.Store(uint32(w & poolTopMask))
+		count := uint64(int64(int32(w>>poolCountShift)&poolCountMask + dcount))
+		if p.state.CompareAndSwap(w, (w>>poolTagShift+1)<<poolTagShift|count<<poolCountShift|uint64(s+1)) {
 			return
 		}
 	}
 }
 
 // liveHandle reports whether h names a reserved or playing voice, and
-// returns its slot.
+// returns its slot. A free slot's generation is the one its next voice
+// will carry, which no Play has handed out yet.
 func (t *slotTable) liveHandle(h Handle) (uint32, bool) {
 	s, ok := h.slot()
 	if !ok || int(s) >= len(t.states) {
 		return 0, false
 	}
-	st := &t.states[s]
-	return s, st.gen.Load() == h.gen() && st.live.Load()
+	return s, t.states[s].gen.Load() == uint64(h.gen())
 }
 
 // retire ends the voice in slot s: its handle goes stale, then the slot
 // is free again, unless it has just used its last generation: then it is
 // retired for good, never reissued, and counted (Stats.Retired), so the
-// pool is visibly one slot smaller. The barrier holder alone calls it.
-func (t *slotTable) retire(p *formatPool, s uint32) {
+// pool is visibly one slot smaller. With counted, the voice's places
+// under the caps are given back too. The barrier holder alone calls it.
+func (t *slotTable) retire(p *formatPool, s uint32, counted bool) {
 	st := &t.states[s]
 	st.bank.Store(nil)
-	if st.gen.Load() == lastGen {
-		st.live.Store(false)
-		p.retired.Add(1)
-		t.retired.Add(1)
+	d := int32(0)
+	if counted {
+		t.total.Add(-1)
+		d = -1
+	}
+	if g := st.gen.Load(); g < uint64(lastGen) {
+		st.gen.Store(g + 1)
+		t.push(p, s, d)
 		return
 	}
-	st.gen.Add(1)
-	st.live.Store(false)
-	t.push(p, s)
+	st.gen.Store(retiredGen)
+	if counted {
+		p.addCount(-1)
+	}
+	p.retired.Add(1)
+	t.retired.Add(1)
 }

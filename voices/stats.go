@@ -82,7 +82,7 @@ func (e *Engine) Stats() Stats {
 		MixPeak:   int(m.mixPeak.Load()),
 		Refusals:  e.refusals.Load() + m.refusals.Load(),
 		Steals:    m.steals.Load(),
-		QueueFull: e.q.full.Load(),
+		QueueFull: e.q.Full(),
 		MixLast:   time.Duration(m.mixLastNs.Load()), MixMax: time.Duration(m.mixMaxNs.Load()),
 		MixTotal:      time.Duration(m.mixTotalNs.Load()),
 		PlayToMixLast: time.Duration(m.playLastNs.Load()), PlayToMixMax: time.Duration(m.playMaxNs.Load()),
@@ -101,7 +101,7 @@ func (e *Engine) Stats() Stats {
 	for i := range s.Formats {
 		p := &e.slots.pools[i]
 		r := int(p.retired.Load())
-		s.Formats[i] = FormatStats{Format: p.format, Active: int(p.active.Load()), Peak: int(p.peak.Load()), Cap: int(p.cap),
+		s.Formats[i] = FormatStats{Format: p.format, Active: int(p.count()), Peak: int(p.peak.Load()), Cap: int(p.cap),
 			Slots: int(p.size) - r, Retired: r}
 	}
 	return s

@@ -44,7 +44,7 @@ func (e *Engine) StopAll(timeout time.Duration) error {
 	deadline := start.Add(timeout)
 	// Marks only rise: of two StopAlls racing, the later mark must win, or
 	// a Play queued before the later one could start after it returned.
-	syncs.StoreMax(&e.mix.stopMark, e.q.claimed())
+	syncs.StoreMax(&e.mix.stopMark, e.q.Claimed())
 	if err := e.barrier.Wait(timeout * 3 / 4); err != nil {
 		if serr := e.seize(deadline); serr != nil {
 			return fmt.Errorf("%w after %v: %w; fallback: %w", ErrStopAll, timeout, err, serr)

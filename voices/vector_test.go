@@ -89,10 +89,18 @@ func vectorKernelsMatchScalar(t *testing.T) {
 		steps = append(steps, uint64(rate)<<32/48000)
 	}
 	var tables []*sincTable
-	for _, pair := range [][2]int{{22050, 48000}, {44100, 48000}, {8000, 48000}, {96000, 48000}, {88200, 48000}, {48000, 44100}, {11025, 96000}} {
-		tables = append(tables, sincTableFor(pair[0], pair[1]))
+	// Group layouts with cycles of 16 rows (one group), 48, 160, 320 and
+	// 1280, the per-output kernels for a long cycle (16 kHz to 44.1 kHz)
+	// and for downsampling.
+	for _, pair := range [][2]int{{22050, 48000}, {44100, 48000}, {8000, 48000}, {22050, 44100}, {16000, 48000}, {16000, 44100},
+		{96000, 48000}, {88200, 48000}, {48000, 44100}, {11025, 96000}} {
+		tb := sincTableFor(pair[0], pair[1])
+		if grouped := pair[0] < pair[1] && pair != [2]int{16000, 44100}; (tb.grp != nil) != grouped {
+			t.Fatalf("%d Hz to %d Hz: group layout %v, want %v", pair[0], pair[1], tb.grp != nil, grouped)
+		}
+		tables = append(tables, tb)
 	}
-	planes := make([]float32, 2*sincPlane)
+	planes := newSincPlanes()
 	for k := kindS16Mono; k <= kindF32Stereo; k++ {
 		for _, n := range lengths {
 			gl, gr := float32(r.Float64()*4), float32(r.Float64()*4)
@@ -130,7 +138,7 @@ func vectorKernelsMatchScalar(t *testing.T) {
 				last, _ := tb.advance(0, ph, max(n-1, 0))
 				src := kernelInput(r, k, last+tb.taps)
 				sameFrames(t, kindNames[k]+" sinc", run(func(o []frame) { vec.sinc[k](o, src, tb, ph, gl, gr, planes) }),
-					run(func(o []frame) { scalarKernels.sinc[k](o, src, tb, ph, gl, gr, nil) }), 0)
+					run(func(o []frame) { scalarKernels.sinc[k](o, src, tb, ph, gl, gr, planes) }), 0)
 			}
 		}
 	}

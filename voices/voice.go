@@ -46,8 +46,7 @@ type voice struct {
 	step   uint64     // source frames per device frame, 32.32 fixed point (linear)
 	sinc   *sincTable // the band-limited resampler's filter, or nil: unity rate or linear
 	kern   *kernelSet // the inner loops: vector where the CPU has them
-	window []float32  // the mixer's scratch for the sinc's window at a seam or an end
-	planes []float32  // the mixer's scratch for the sinc kernels' converted source
+	planes []float32  // the mixer's scratch for the sinc kernels' converted source (newSincPlanes)
 	mono   bool
 
 	// Set by Play.
@@ -76,7 +75,7 @@ type voice struct {
 // fixed returns v with only the fields fixed at construction: what a
 // voice is between plays.
 func (v *voice) fixed() voice {
-	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, window: v.window, planes: v.planes, mono: v.mono}
+	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, planes: v.planes, mono: v.mono}
 }
 
 // ramp is a voice's gain across one block: before each frame, l and r
@@ -269,42 +268,42 @@ func (v *voice) sincFits(k int) bool {
 
 // sincEdgeSlack is how many source frames past one window sincEdges
 // decodes at once, so that it decodes each frame about once rather than
-// once per output that reads it.
+// once per output that reads it. A window and the slack fit a plane.
 const sincEdgeSlack = 64
 
 // sincEdges mixes the frames from mix[0] on, starting at frame k, whose
 // windows reach outside what the kernels may read, and returns how many
 // it mixed (at least one). It decodes the stream around them through
-// sincFrame into the mixer's scratch, then filters it with the reference
-// code, until a window fits the kernels, leaves the scratch, or the
-// position reaches the end or the loop seam.
+// sincFrame into the planes of the mixer's scratch (the source's own
+// scale: 16-bit samples scaled, float ones sanitized), then filters them
+// with the kernel set's filter, the frames up to the first whose window
+// fits the kernels, leaves the decoded span, or reaches the end or the
+// loop seam.
 func (v *voice) sincEdges(mix []frame, k int, gl, gr float32) int {
 	t := v.sinc
-	span := len(v.window) / 2
+	span := t.taps + sincEdgeSlack
+	l := v.planes[sincLead : sincLead+span : sincLead+span]
+	r := v.planes[sincStride+sincLead : sincStride+sincLead+span : sincStride+sincLead+span]
 	base := k - t.half
+	var f [2]float32
 	for j := range span {
-		v.sincFrame(v.window[2*j:2*j+2], base+j)
+		v.sincFrame(f[:], base+j)
+		l[j], r[j] = f[0], f[1]
 	}
-	f32 := v.kind == kindF32Mono || v.kind == kindF32Stereo
-	n := 0
 	stop := v.end
 	if !v.loop {
 		stop = v.stop()
 	}
+	n, seq := 0, v.seq
 	for n < len(mix) && k < stop && (n == 0 || !v.sincFits(k)) {
-		off := k - t.half - base
-		if off+t.taps > span {
+		if k-t.half-base+t.taps > span {
 			break
 		}
-		l, r := sincDot(t.row(v.seq), v.window[2*off:2*(off+t.taps)])
-		if f32 {
-			l, r = clampTo(l, t.bound), clampTo(r, t.bound)
-		}
-		mix[n][0] += l * gl
-		mix[n][1] += r * gr
-		k, v.seq = t.advance(k, v.seq, 1)
+		k, seq = t.advance(k, seq, 1)
 		n++
 	}
+	v.kern.filter(!v.mono, mix[:n], l, r, t, v.seq, gl, gr)
+	v.seq = seq
 	v.pos = uint64(k) << 32
 	return n
 }

@@ -12,8 +12,9 @@
 //
 // # Ownership
 //
-// A Queue's Push, Claimed, Len, Full, Peak and Cap may be called from any
-// goroutine; Pop and Head belong to its one consumer at a time. A
+// A Queue's Push, Reserve, Publish, Claimed, Len, Full, Peak and Cap may
+// be called from any goroutine (Publish by the producer whose Reserve it
+// completes); Pop and Head belong to its one consumer at a time. A
 // Barrier's Enter and Exit belong to its owner goroutine, identified at
 // its first Enter or by SetOwner; Request, Reached, Wait, WaitEpoch,
 // Seize, Unseize and Stats may be called from any goroutine, with one
@@ -21,9 +22,10 @@
 //
 // # Lifetime
 //
-// A Queue allocates its ring in NewQueue and never again; a value lives in
-// the ring from Push until Pop hands it on, and the popped cell is
-// cleared, so the ring pins no memory. A Barrier needs no construction
+// A Queue allocates its ring in NewQueue and never again; a value lives
+// in the ring from Push (or Reserve) until Pop hands it on, and the popped
+// cell is cleared, so the ring pins no memory. The pointer Reserve returns
+// is valid until the matching Publish. A Barrier needs no construction
 // (its zero value is ready) and no Close; an epoch returned by Request
 // stays valid for the Barrier's life.
 package syncs

@@ -66,26 +66,45 @@ func NewQueue[T any](capacity int) (*Queue[T], error) {
 // Push publishes v, or returns false and counts the refusal when the
 // queue is full. It never blocks and does not allocate.
 func (q *Queue[T]) Push(v T) bool {
-	pos := q.tail.Load()
+	p, pos, ok := q.Reserve()
+	if ok {
+		*p = v
+		q.Publish(pos)
+	}
+	return ok
+}
+
+// Reserve is the first half of a Push that writes the value in place: it
+// claims the next cell and returns a pointer to its value, which the
+// producer fills and then hands to the consumer with Publish(pos), the
+// same goroutine, once. Between the two the consumer stops at that cell,
+// with every value claimed after it, so the producer must not block
+// there; a large T is written once instead of copied twice. A full queue
+// returns false and counts the refusal, as Push does. It never blocks
+// and does not allocate.
+func (q *Queue[T]) Reserve() (v *T, pos uint64, ok bool) {
+	pos = q.tail.Load()
 	for {
 		c := &q.cell[pos&q.mask]
 		seq := c.seq.Load()
 		switch dif := int64(seq - pos); {
 		case dif == 0:
 			if q.tail.CompareAndSwap(pos, pos+1) {
-				c.v = v
-				c.seq.Store(pos + 1)
-				return true
+				return &c.v, pos, true
 			}
 		case dif < 0:
 			// The cell still holds the value pushed one lap ago.
 			q.full.Add(1)
-			return false
+			return nil, 0, false
 		}
 		// Another producer claimed pos first; retry at the new tail.
 		pos = q.tail.Load()
 	}
 }
+
+// Publish hands the value written at the position Reserve returned to the
+// consumer. Call it once per successful Reserve.
+func (q *Queue[T]) Publish(pos uint64) { q.cell[pos&q.mask].seq.Store(pos + 1) }
 
 // Pop takes the oldest published value. It returns false when the queue is
 // empty or when the oldest claimed cell is still being written by its

@@ -101,6 +101,36 @@ func TestQueueFull(t *testing.T) {
 	}
 }
 
+// TestQueueReserve: a value reserved and not yet published holds back the
+// consumer, and the values claimed after it, until it is published; then
+// they come out in claim order. A full queue refuses a Reserve as it
+// refuses a Push.
+func TestQueueReserve(t *testing.T) {
+	q, _ := NewQueue[item](4)
+	v, pos, ok := q.Reserve()
+	if !ok || pos != 0 {
+		t.Fatalf("Reserve = %v, %d, %v", v, pos, ok)
+	}
+	for i := 1; i < 4; i++ {
+		if !q.Push(item{seq: uint32(i)}) {
+			t.Fatalf("push %d refused", i)
+		}
+	}
+	if _, _, ok := q.Reserve(); ok || q.Full() != 1 {
+		t.Fatalf("Reserve on a full queue: %v, Full %d", ok, q.Full())
+	}
+	if _, ok := q.Pop(); ok {
+		t.Fatal("Pop passed a reserved cell before it was published")
+	}
+	*v = item{seq: 0}
+	q.Publish(pos)
+	for i := range 4 {
+		if got, ok := q.Pop(); !ok || got.seq != uint32(i) {
+			t.Fatalf("pop %d = %+v, %v", i, got, ok)
+		}
+	}
+}
+
 // TestQueuePopClearsCell: the ring must not pin memory a value pointed to
 // once the consumer has it.
 func TestQueuePopClearsCell(t *testing.T) {

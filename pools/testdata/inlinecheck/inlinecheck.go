@@ -20,6 +20,9 @@ func Churn(p *pools.Pool[elem], a *pools.Arena[elem], s *pools.Slots[elem]) int 
 	if p.Destroy(h) == nil {
 		n++
 	}
+	if h, _, err := p.Create(); err == nil && p.DestroyAfter(h, 3) == nil {
+		n++
+	}
 	for _, e, ok := p.Reclaim(7); ok; _, e, ok = p.Reclaim(7) {
 		n += int(e.a[0])
 	}
