@@ -9,9 +9,7 @@ import (
 )
 
 func TestSteadyFramesDoNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates; allocation counts are checked without -race")
-	}
+	testenv.SkipUnderRace(t)
 	r := newRig(t, descriptors.HeapDesc{})
 	r.begin()
 	base := r.alloc(239)
@@ -55,9 +53,7 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 // build and drop an error. It allocated once per stale handle before
 // Valid stopped going through Get.
 func TestValidDoesNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates; allocation counts are checked without -race")
-	}
+	testenv.SkipUnderRace(t)
 	r := newRig(t, descriptors.HeapDesc{})
 	r.begin()
 	live := r.alloc(2)

@@ -44,7 +44,7 @@ const churnPerFrame = 32
 // not i % len: a 64-bit division would cost the harness as much as the
 // heap.
 func BenchmarkChurn(b *testing.B) {
-	b.Run("ours-heap", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		clock, err := frame.NewClock(frame.ClockDesc{})
 		if err != nil {
 			b.Fatal(err)
@@ -79,7 +79,7 @@ func BenchmarkChurn(b *testing.B) {
 			}
 		}
 	})
-	b.Run("map", func(b *testing.B) {
+	b.Run("impl=map", func(b *testing.B) {
 		clock, err := frame.NewClock(frame.ClockDesc{})
 		if err != nil {
 			b.Fatal(err)
@@ -112,7 +112,7 @@ func BenchmarkChurn(b *testing.B) {
 // renderer does for every draw: the heap checks the generation; a map
 // looks the id up.
 func BenchmarkResolve(b *testing.B) {
-	b.Run("ours-heap", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		clock, _ := frame.NewClock(frame.ClockDesc{})
 		h, _ := descriptors.NewHeap(descriptors.HeapDesc{Logger: quiet(), Clock: clock})
 		hs := make([]descriptors.Handle, 239)
@@ -131,7 +131,7 @@ func BenchmarkResolve(b *testing.B) {
 		}
 		sinkInt = sum
 	})
-	b.Run("map", func(b *testing.B) {
+	b.Run("impl=map", func(b *testing.B) {
 		m := &mapSlots{live: make(map[uint64]uint32)}
 		ids := make([]uint64, 239)
 		for i := range ids {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 // bare makes a heap on a clock of 16 frames in flight, so a test says
@@ -299,9 +300,7 @@ func TestGrowRecomputesWarningLevels(t *testing.T) {
 // Steady frames after a Grow, with slots still pending on the replaced
 // queue, allocate nothing.
 func TestSteadyFramesAfterGrowDoNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates; allocation counts are checked without -race")
-	}
+	testenv.SkipUnderRace(t)
 	r := newRig(t, descriptors.HeapDesc{Capacity: 64})
 	r.begin()
 	base := r.alloc(60)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/steadyframe/steadyframe/descriptors"
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 // recordKeys is the fixed set of per-record attributes, in order.
@@ -116,9 +117,7 @@ func (o *occupancyRig) frame() {
 // allocate nothing on the heap's side, also after a GC has emptied every
 // pool; a level the Logger drops costs nothing either.
 func TestOccupancyLoggingDoesNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates; allocation counts are checked without -race")
-	}
+	testenv.SkipUnderRace(t)
 	const runs = 200
 	n := &logCounts{}
 	o := newOccupancyRig(t, &countingHandler{min: slog.LevelInfo, n: n})
@@ -195,7 +194,7 @@ func TestStatsAppendMatchesStringWithoutAllocating(t *testing.T) {
 		if got := string(s.Append(buf[:0])); got != want {
 			t.Errorf("Append\n%q\nwant\n%q", got, want)
 		}
-		if raceEnabled {
+		if testenv.Race {
 			continue
 		}
 		if allocs := testing.AllocsPerRun(100, func() { buf = s.Append(buf[:0]) }); allocs != 0 {

@@ -19,14 +19,14 @@ type elem64 struct {
 // and the garbage collector really runs.
 var sink *elem64
 
-// The sub-benchmarks of one Benchmark...Compare function form one group of
-// the ratio table internal/benchtable prints; the row whose name starts
-// with "ours-" is the group's baseline.
+// The sub-benchmarks of one Benchmark...Compare function are one
+// comparison: scripts/bench.sh lines them up with benchstat -col /impl,
+// impl=ours first, as the baseline the others are measured against.
 
 // BenchmarkPoolCompare measures one create and one destroy per op against
 // what a user would otherwise write.
 func BenchmarkPoolCompare(b *testing.B) {
-	b.Run("ours-pool-create-destroy", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		p, _ := NewPool[elem64](1024)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -41,7 +41,7 @@ func BenchmarkPoolCompare(b *testing.B) {
 			}
 		}
 	})
-	b.Run("sync.Pool-get-put", func(b *testing.B) {
+	b.Run("impl=sync.Pool", func(b *testing.B) {
 		sp := sync.Pool{New: func() any { return new(elem64) }}
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -52,7 +52,7 @@ func BenchmarkPoolCompare(b *testing.B) {
 			sp.Put(e)
 		}
 	})
-	b.Run("new-gc", func(b *testing.B) {
+	b.Run("impl=new-gc", func(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
@@ -61,7 +61,7 @@ func BenchmarkPoolCompare(b *testing.B) {
 			sink = e
 		}
 	})
-	b.Run("chan-freelist", func(b *testing.B) {
+	b.Run("impl=chan-freelist", func(b *testing.B) {
 		ch := make(chan *elem64, 1024)
 		for range cap(ch) {
 			ch <- new(elem64)
@@ -97,7 +97,7 @@ type pendingRelease struct {
 // keep the element live until its frame completes, so their handles stay
 // valid while the slot waits; DestroyAfter turns them stale at once.
 func BenchmarkPendingChurn(b *testing.B) {
-	b.Run("ours-destroyafter-reclaim", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		p, _ := NewPool[elem64](1024)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -118,7 +118,7 @@ func BenchmarkPendingChurn(b *testing.B) {
 	})
 	// A preallocated ring of (serial, handle), drained in order: what a
 	// careful user writes, with a capacity to choose and check.
-	b.Run("handle-ring", func(b *testing.B) {
+	b.Run("impl=handle-ring", func(b *testing.B) {
 		p, _ := NewPool[elem64](1024)
 		ring := make([]pendingRelease, 1024)
 		var first, n int
@@ -145,7 +145,7 @@ func BenchmarkPendingChurn(b *testing.B) {
 		}
 	})
 	// A map of pending serials keyed by handle bits, scanned each frame.
-	b.Run("map-pending-serials", func(b *testing.B) {
+	b.Run("impl=map-pending-serials", func(b *testing.B) {
 		p, _ := NewPool[elem64](1024)
 		pending := map[uint64]uint64{}
 		b.ReportAllocs()
@@ -170,7 +170,7 @@ func BenchmarkPendingChurn(b *testing.B) {
 	})
 	// A queue of release closures, the shape of a general deferred-release
 	// list: every entry allocates its closure.
-	b.Run("closure-queue", func(b *testing.B) {
+	b.Run("impl=closure-queue", func(b *testing.B) {
 		p, _ := NewPool[elem64](1024)
 		type deferred struct {
 			serial  uint64
@@ -204,7 +204,7 @@ var sink64 uint64
 // BenchmarkArenaCompare measures one per-frame scratch allocation per op;
 // the arena resets when full, as a frame end would.
 func BenchmarkArenaCompare(b *testing.B) {
-	b.Run("ours-arena-alloc", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		a, _ := NewArena[elem64](1024)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -217,7 +217,7 @@ func BenchmarkArenaCompare(b *testing.B) {
 			e.id = uint64(i)
 		}
 	})
-	b.Run("new-gc", func(b *testing.B) {
+	b.Run("impl=new-gc", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			e := new(elem64)
@@ -225,7 +225,7 @@ func BenchmarkArenaCompare(b *testing.B) {
 			sink = e
 		}
 	})
-	b.Run("slice-append-reslice", func(b *testing.B) {
+	b.Run("impl=slice-append-reslice", func(b *testing.B) {
 		s := make([]elem64, 0, 1024)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -275,7 +275,7 @@ func liveBelow(n, k int) (*Slots[elem64], []bool) {
 // pool of 1024 whose first 512 slots are live, against a lowest-free
 // linear scan over a []bool.
 func BenchmarkSlotsCompare(b *testing.B) {
-	b.Run("ours-slots-acquire-release", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		s, _ := liveBelow(1024, 512)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -288,7 +288,7 @@ func BenchmarkSlotsCompare(b *testing.B) {
 			s.ReleaseAt(j)
 		}
 	})
-	b.Run("bool-scan-acquire-release", func(b *testing.B) {
+	b.Run("impl=bool-scan", func(b *testing.B) {
 		_, live := liveBelow(1024, 512)
 		elems := make([]elem64, len(live))
 		b.ReportAllocs()
@@ -309,7 +309,7 @@ func BenchmarkSlotsCompare(b *testing.B) {
 // benchWalks measures one walk over the live slots of a pool of 1024 with
 // every k-th slot live, per op: NextLive, All, and a []bool scan.
 func benchWalks(b *testing.B, k int) {
-	b.Run("ours-nextlive-walk", func(b *testing.B) {
+	b.Run("impl=ours-NextLive", func(b *testing.B) {
 		s, _ := liveEvery(1024, k)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -319,7 +319,7 @@ func benchWalks(b *testing.B, k int) {
 			}
 		}
 	})
-	b.Run("ours-all-range", func(b *testing.B) {
+	b.Run("impl=ours-All", func(b *testing.B) {
 		s, _ := liveEvery(1024, k)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -329,7 +329,7 @@ func benchWalks(b *testing.B, k int) {
 			}
 		}
 	})
-	b.Run("bool-scan-walk", func(b *testing.B) {
+	b.Run("impl=bool-scan", func(b *testing.B) {
 		_, live := liveEvery(1024, k)
 		elems := make([]elem64, len(live))
 		b.ReportAllocs()
@@ -356,7 +356,7 @@ func BenchmarkWalkSparse(b *testing.B) { benchWalks(b, 32) }
 // checks that the compiler inlines the hot paths into a caller. Create and
 // Destroy sit at the inlining budget on purpose (see the Pool struct's
 // comment); losing inlining roughly doubles BenchmarkPoolCompare's
-// ours-pool-create-destroy, so a change that costs it must fail here
+// impl=ours, so a change that costs it must fail here
 // rather than go unnoticed. Reclaim is on the list because a renderer
 // calls it every frame, if only to learn that nothing completed, and
 // DestroyAfter because the descriptor heap's Free is little else; the

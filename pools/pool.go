@@ -29,7 +29,7 @@ const noSlot = ^uint32(0)
 // device frame it waits for. A slot is never on both lists, so one link
 // serves both. Threading the LIFO free list through the slots, instead of
 // keeping a separate stack of indices with its own length and capacity,
-// is what brought BenchmarkPoolCompare/ours-pool-create-destroy from 75
+// is what brought BenchmarkPoolCompare/impl=ours from 75
 // to 61 instructions per op (counted under valgrind --tool=callgrind; see
 // the Pool struct for the other half). The serial sits beside the link
 // rather than in an array of its own: DestroyAfter and Reclaim then make

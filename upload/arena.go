@@ -25,7 +25,7 @@ type Arena struct {
 	// compiler's inlining budget (TestAllocInlines): every check is one
 	// comparison, and a refusal records its request and returns the
 	// arena's prebuilt error, whose message is built only when read.
-	// They come last: BenchmarkArenaAlloc4KiB/ours-arena, which stores
+	// They come last: BenchmarkArenaAlloc4KiB/impl=ours, which stores
 	// into a new page each op, ran 22-25 ns with them at the start of
 	// the struct and 14-16 ns with 80 bytes or more before them, on the
 	// same instructions (measured on Emerald Rapids; the cause is not

@@ -29,7 +29,7 @@ var (
 // and the arena's figure (3.4-4.8 ns at 64 bytes, 10-16 ns at 4 KiB) was
 // the machine's write-allocate bandwidth, not Alloc's instructions, which
 // do not depend on the size. One top-level benchmark per size keeps each
-// "ours-" result next to exactly the one it is compared with.
+// impl=ours result next to exactly the one it is compared with.
 func BenchmarkArenaAlloc64B(b *testing.B)  { benchAlloc(b, 64) }
 func BenchmarkArenaAlloc256B(b *testing.B) { benchAlloc(b, 256) }
 func BenchmarkArenaAlloc1KiB(b *testing.B) { benchAlloc(b, 1024) }
@@ -40,7 +40,7 @@ func BenchmarkArenaAlloc4KiB(b *testing.B) { benchAlloc(b, 4096) }
 const drawsPerFrame = 1024
 
 func benchAlloc(b *testing.B, n int) {
-	b.Run("ours-arena", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		c, err := frame.NewClock(frame.ClockDesc{})
 		if err != nil {
 			b.Fatal(err)
@@ -76,7 +76,7 @@ func benchAlloc(b *testing.B, n int) {
 		_ = s.Close()
 		_ = c.Close()
 	})
-	b.Run("make", func(b *testing.B) {
+	b.Run("impl=make", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			sink = make([]byte, n)

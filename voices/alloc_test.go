@@ -2,21 +2,14 @@ package voices
 
 import (
 	"testing"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
+// wantNoAllocs is testenv.NoAllocs with this package's run count.
 func wantNoAllocs(t *testing.T, what string, f func()) {
 	t.Helper()
-	if raceEnabled {
-		// The race detector allocates on its own; run the code for its
-		// race checks and count allocations in the plain run.
-		for i := 0; i < 10; i++ {
-			f()
-		}
-		return
-	}
-	if n := testing.AllocsPerRun(200, f); n != 0 {
-		t.Errorf("%s: %v allocations per run, want 0", what, n)
-	}
+	testenv.NoAllocs(t, what, 200, f)
 }
 
 // TestPlayAllocs proves the game side allocates nothing once warm: Play,

@@ -41,15 +41,15 @@ func benchEngine(b *testing.B, voices int, rs Resampler) (*Engine, *Offline) {
 // voice and enqueueing the command. Every 512 plays, out of the timing,
 // a StopAll clears the voices so the pool stays warm and never runs out.
 //
-// ours-enqueue is Play as it is: it stamps the command with the start
-// time the mixer publishes each block. with-clock-read adds the one thing
+// impl=ours is Play as it is: it stamps the command with the start
+// time the mixer publishes each block. impl=ours+clock-read adds the one thing
 // Play did before, reading the engine clock (time.Since) for the
 // Play-to-mix statistic, side by side in the same run.
 func BenchmarkPlay(b *testing.B) {
 	for _, clockRead := range []bool{false, true} {
-		name := "ours-enqueue"
+		name := "impl=ours"
 		if clockRead {
-			name = "with-clock-read"
+			name = "impl=ours+clock-read"
 		}
 		b.Run(name, func(b *testing.B) {
 			e, _ := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, MaxVoices: 1024})
@@ -93,10 +93,10 @@ func BenchmarkMix32(b *testing.B) {
 		ks   *kernelSet
 		rs   Resampler
 	}{
-		{"scalar-linear", &scalarKernels, ResamplerLinear},
-		{"vector-linear", bestKernels(), ResamplerLinear},
-		{"scalar-sinc", &scalarKernels, ResamplerSinc},
-		{"vector-sinc", bestKernels(), ResamplerSinc},
+		{"impl=scalar-linear", &scalarKernels, ResamplerLinear},
+		{"impl=vector-linear", bestKernels(), ResamplerLinear},
+		{"impl=scalar-sinc", &scalarKernels, ResamplerSinc},
+		{"impl=vector-sinc", bestKernels(), ResamplerSinc},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			e, _ := benchEngine(b, 32, c.rs)

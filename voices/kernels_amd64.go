@@ -21,7 +21,7 @@ import (
 // interpolate in floats where the scalar ones use integers, differ, by a
 // rounding (under 1e-7). Fused multiply-adds in the sinc's group kernels
 // would cost that equality: they gained about 9% of
-// BenchmarkMix32/vector-sinc, all of it in the stereo kernels, with
+// BenchmarkMix32/impl=vector-sinc, all of it in the stereo kernels, with
 // outputs within 7e-7 of the scalar ones (measured, not adopted).
 var hasAVX2 = cpu.X86.HasAVX2
 

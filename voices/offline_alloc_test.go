@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 // TestOfflineRealTimeAllocs runs the engine on its default device, the
@@ -74,7 +76,7 @@ func TestOfflineRealTimeAllocs(t *testing.T) {
 	if rendered < 20 {
 		t.Fatalf("only %d blocks rendered in 20 collections: the device is not running", rendered)
 	}
-	if raceEnabled {
+	if testenv.Race {
 		return // the race detector allocates on its own behalf, in our frames
 	}
 	for site, n := range ours(before, after) {

@@ -209,13 +209,13 @@ func TestPullReadAllocs(t *testing.T) {
 func BenchmarkPullRead(b *testing.B) {
 	e, p := pullEngine32(b)
 	buf := make([]byte, 1024*8)
-	b.Run("ours-pull", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_, _ = p.Read(buf)
 		}
 	})
-	b.Run("mixer-direct", func(b *testing.B) {
+	b.Run("impl=mixer-direct", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_, _ = e.mix.Read(buf)

@@ -116,7 +116,7 @@ func BenchmarkPlayRefused(b *testing.B) {
 	if _, err := e.Play(c, PlayDesc{}); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("ours-prebuilt", func(b *testing.B) {
+	b.Run("impl=ours", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := e.Play(c, PlayDesc{}); !errors.Is(err, ErrNoVoice) {
@@ -124,7 +124,7 @@ func BenchmarkPlayRefused(b *testing.B) {
 			}
 		}
 	})
-	b.Run("ours-switch", func(b *testing.B) {
+	b.Run("impl=ours-switch", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			switch _, err := e.Play(c, PlayDesc{}); err {
@@ -134,7 +134,7 @@ func BenchmarkPlayRefused(b *testing.B) {
 			}
 		}
 	})
-	b.Run("fmt.Errorf-per-refusal", func(b *testing.B) {
+	b.Run("impl=fmt.Errorf", func(b *testing.B) {
 		b.ReportAllocs()
 		p := &e.slots.pools[mono44.index()]
 		for b.Loop() {

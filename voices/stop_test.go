@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 // slack is what the timing tests allow past a call's own timeout: the
@@ -16,7 +18,7 @@ import (
 // which slows every block and goroutine switch several times over), and
 // still far below the other calls' timeouts (2 s), which is what a call
 // queued behind them would take.
-var slack = map[bool]time.Duration{false: 100 * time.Millisecond, true: 400 * time.Millisecond}[raceEnabled]
+var slack = map[bool]time.Duration{false: 100 * time.Millisecond, true: 400 * time.Millisecond}[testenv.Race]
 
 // timed runs f on a goroutine and returns a channel that delivers its
 // error and how long it took.

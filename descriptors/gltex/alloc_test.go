@@ -6,6 +6,7 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/gltest"
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 // Texture churn happens in steady frames (font rebakes, quality swaps), so
@@ -14,9 +15,7 @@ import (
 // failed with 1 allocation per Create and per delete before the names were
 // written straight into the Manager's table.
 func TestChurnFrameDoesNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are meaningless under -race")
-	}
+	testenv.SkipUnderRace(t)
 	gltest.Run(t, func(*glctx.Context) error {
 		r, err := newRenderer(true)
 		if err != nil {

@@ -1,6 +1,0 @@
-//go:build race
-
-package descriptors_test
-
-// raceEnabled skips allocation counts: the race detector allocates.
-const raceEnabled = true

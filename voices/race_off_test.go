@@ -1,6 +1,0 @@
-//go:build !race
-
-package voices
-
-// raceEnabled is false without the race detector.
-const raceEnabled = false

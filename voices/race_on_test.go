@@ -1,7 +1,0 @@
-//go:build race
-
-package voices
-
-// raceEnabled is true under the race detector, which allocates on its own
-// and so voids allocation counts.
-const raceEnabled = true
