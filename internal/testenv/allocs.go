@@ -14,17 +14,11 @@ func SkipUnderRace(t testing.TB) {
 // NoAllocs is the one allocation assertion of the module's tests: it
 // fails t unless f, run runs times (after one warm-up call, as
 // testing.AllocsPerRun does), allocates nothing on average, counted over
-// the whole process. what names the path in the failure message. Under
-// the race detector, which allocates for itself, it runs f a few times
-// for the detector's checks and asserts nothing.
+// the whole process. It skips under the race detector, which allocates
+// for itself. what names the path in the failure message.
 func NoAllocs(t testing.TB, what string, runs int, f func()) {
 	t.Helper()
-	if Race {
-		for range 10 {
-			f()
-		}
-		return
-	}
+	SkipUnderRace(t)
 	if n := testing.AllocsPerRun(runs, f); n != 0 {
 		t.Errorf("%s allocates %v times per run, want 0", what, n)
 	}
