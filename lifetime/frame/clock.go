@@ -135,7 +135,7 @@ func (f *Clock) BeginFrame() (uint64, error) {
 	if prev := f.serials[slot]; prev != 0 && prev > f.completed {
 		if err := f.waitSlot(slot, f.timeout); err != nil {
 			// Frames the poll above found complete are still news.
-			f.notifyRetired()
+			f.notify(Follower.Retired, f.completed)
 			return 0, err
 		}
 		// Later frames may have completed during the wait; refresh so
@@ -143,8 +143,8 @@ func (f *Clock) BeginFrame() (uint64, error) {
 		f.poll()
 	}
 	f.last, f.current = serial, serial
-	f.notifyRetired()
-	f.notifyBegun(serial)
+	f.notify(Follower.Retired, f.completed)
+	f.notify(Follower.FrameBegun, serial)
 	return serial, nil
 }
 
@@ -164,7 +164,7 @@ func (f *Clock) EndFrame() error {
 	}
 	if f.ended != f.current {
 		f.ended = f.current
-		f.notifyEnded(f.current)
+		f.notify(Follower.FrameEnded, f.current)
 	}
 	slot := f.Slot(f.current)
 	if err := f.fences[slot].Signal(); err != nil {
@@ -199,7 +199,7 @@ func (f *Clock) Poll() uint64 {
 		return f.completed
 	}
 	f.poll()
-	f.notifyRetired()
+	f.notify(Follower.Retired, f.completed)
 	return f.completed
 }
 
@@ -250,12 +250,12 @@ func (f *Clock) Drain() error {
 			left = 0
 		}
 		if err := f.waitSlot(slot, left); err != nil {
-			f.notifyRetired()
+			f.notify(Follower.Retired, f.completed)
 			return err
 		}
 	}
 	f.completed = f.last
-	f.notifyRetired()
+	f.notify(Follower.Retired, f.completed)
 	return nil
 }
 

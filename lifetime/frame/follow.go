@@ -86,41 +86,21 @@ func (c *Clock) following(f Follower) int {
 	return -1
 }
 
-// The notify methods run every follower with the notifying flag set, so a
+// notify runs call on every follower with the notifying flag set, so a
 // follower that calls back into the clock gets ErrReentrant instead of
-// changing the state the loop is walking. A follower that panics leaves
-// the flag set: the clock then refuses every state change, which is the
-// honest state for a renderer whose frame bookkeeping broke midway.
-
-func (c *Clock) notifyRetired() {
+// changing the state the loop is walking. call is a method expression
+// (Follower.Retired, Follower.FrameBegun, Follower.FrameEnded), a static
+// function, so passing it allocates nothing. A follower that panics
+// leaves the flag set: the clock then refuses every state change, which
+// is the honest state for a renderer whose frame bookkeeping broke
+// midway.
+func (c *Clock) notify(call func(Follower, uint64), serial uint64) {
 	if len(c.followers) == 0 {
 		return
 	}
 	c.notifying = true
 	for _, f := range c.followers {
-		f.Retired(c.completed)
-	}
-	c.notifying = false
-}
-
-func (c *Clock) notifyBegun(serial uint64) {
-	if len(c.followers) == 0 {
-		return
-	}
-	c.notifying = true
-	for _, f := range c.followers {
-		f.FrameBegun(serial)
-	}
-	c.notifying = false
-}
-
-func (c *Clock) notifyEnded(serial uint64) {
-	if len(c.followers) == 0 {
-		return
-	}
-	c.notifying = true
-	for _, f := range c.followers {
-		f.FrameEnded(serial)
+		call(f, serial)
 	}
 	c.notifying = false
 }
