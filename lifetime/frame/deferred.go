@@ -42,10 +42,10 @@ type Deferred struct {
 	ran    uint64
 	full   uint64
 	closed bool
-	// fullErr is what a refused Schedule returns: built once, filled per
-	// refusal and formatted only when read, so refusing allocates nothing.
+	// fullErr is what a refused Schedule returns (as &fullErr, a pointer
+	// in an interface, which does not allocate): filled per refusal and
+	// formatted only when read, so refusing allocates nothing.
 	fullErr fullRefusal
-	errFull error // &fullErr
 }
 
 // fullRefusal is the error of a Schedule refused by a full queue. It
@@ -93,7 +93,6 @@ func NewDeferred(clock *Clock, capacity int) (*Deferred, error) {
 	}
 	d := &Deferred{clock: clock, ring: make([]deferredItem, capacity)}
 	d.follow.d = d
-	d.errFull = &d.fullErr
 	if err := clock.Follow(&d.follow); err != nil {
 		return nil, err
 	}
@@ -118,7 +117,7 @@ func (d *Deferred) Schedule(r Releaser, arg uint64) error {
 	if d.n == len(d.ring) {
 		d.full++
 		d.fullErr = fullRefusal{pending: d.n, capacity: len(d.ring), serial: serial}
-		return d.errFull
+		return &d.fullErr
 	}
 	tail := (d.head + d.n) % len(d.ring)
 	d.ring[tail] = deferredItem{serial: serial, r: r, arg: arg}
