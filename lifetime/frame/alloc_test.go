@@ -9,22 +9,8 @@ import (
 )
 
 func TestBeginEndFrameAllocatesNothing(t *testing.T) {
-	testenv.SkipUnderRace(t)
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := testing.AllocsPerRun(1000, func() {
-		if _, err := fr.BeginFrame(); err != nil {
-			t.Fatal(err)
-		}
-		if err := fr.EndFrame(); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if n != 0 {
-		t.Fatalf("BeginFrame+EndFrame allocates %v times", n)
-	}
+	fr := newClock(t)
+	testenv.NoAllocs(t, "BeginFrame+EndFrame", 1000, func() { runFrames(t, fr, 1) })
 }
 
 // TestBeginFrameWaitAllocatesNothing covers the steady path of a
@@ -49,46 +35,20 @@ func TestBeginFrameWaitAllocatesNothing(t *testing.T) {
 			}
 		}
 	}()
-	n := testing.AllocsPerRun(200, func() {
-		if _, err := fr.BeginFrame(); err != nil {
-			t.Fatal(err)
-		}
-		if err := fr.EndFrame(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	testenv.NoAllocs(t, "BeginFrame+EndFrame waiting on fences", 200, func() { runFrames(t, fr, 1) })
 	close(stop)
 	<-done
 	if st := fr.Stats(); st.Waits == 0 {
 		t.Fatalf("BeginFrame never waited (%+v): the test did not reach the wait path", st)
 	}
-	if n != 0 {
-		t.Fatalf("BeginFrame+EndFrame waiting on fences allocates %v times", n)
-	}
 }
 
 func TestScheduleRunAllocatesNothing(t *testing.T) {
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dq, err := NewDeferred(fr, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fr := newClock(t)
+	dq := deferredOn(t, fr, 64)
 	rel := &countReleaser{}
 	testenv.NoAllocs(t, "a frame of 4 Schedules, run as frames complete", 1000, func() {
-		if _, err := fr.BeginFrame(); err != nil {
-			t.Fatal(err)
-		}
-		for k := uint64(0); k < 4; k++ {
-			if err := dq.Schedule(rel, k); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := fr.EndFrame(); err != nil {
-			t.Fatal(err)
-		}
+		scheduleFrame(t, fr, dq, rel)
 	})
 	if rel.n < 4000 {
 		t.Fatalf("released %d items, want every frame's 4 once completed", rel.n)
@@ -98,14 +58,7 @@ func TestScheduleRunAllocatesNothing(t *testing.T) {
 // A full queue refuses a steady frame's work without allocating: the
 // error is the Deferred's own.
 func TestScheduleRefusalAllocatesNothing(t *testing.T) {
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dq, err := NewDeferred(fr, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dq := deferredOn(t, newClock(t), 1)
 	rel := &countReleaser{}
 	if err := dq.Schedule(rel, 0); err != nil {
 		t.Fatal(err)
@@ -129,10 +82,7 @@ func (c *counter) FrameEnded(uint64) { c.ended++ }
 
 // Telling followers of each boundary allocates nothing; only Follow may.
 func TestFollowedFramesAllocateNothing(t *testing.T) {
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fr := newClock(t)
 	a, b := &counter{}, &counter{}
 	for _, f := range []Follower{a, b} {
 		if err := fr.Follow(f); err != nil {

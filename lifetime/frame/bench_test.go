@@ -5,10 +5,7 @@ import (
 )
 
 func BenchmarkBeginEndFrame(b *testing.B) {
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	fr := newClock(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := fr.BeginFrame(); err != nil {
@@ -25,28 +22,12 @@ func BenchmarkBeginEndFrame(b *testing.B) {
 // items of completed frames, 4 Schedules, EndFrame), so it includes the
 // clock's own cost (BenchmarkBeginEndFrame).
 func benchScheduleRun(b *testing.B) {
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	dq, err := NewDeferred(fr, 64)
-	if err != nil {
-		b.Fatal(err)
-	}
+	fr := newClock(b)
+	dq := deferredOn(b, fr, 64)
 	rel := &countReleaser{}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := fr.BeginFrame(); err != nil {
-			b.Fatal(err)
-		}
-		for k := uint64(0); k < 4; k++ {
-			if err := dq.Schedule(rel, k); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := fr.EndFrame(); err != nil {
-			b.Fatal(err)
-		}
+		scheduleFrame(b, fr, dq, rel)
 	}
 }
 
@@ -77,10 +58,7 @@ func (q *closureQueue) run(completed uint64) {
 // on the same clock: the closures capture their argument, so each
 // schedule allocates, and the user runs the queue after BeginFrame.
 func benchScheduleRunClosures(b *testing.B) {
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	fr := newClock(b)
 	var q closureQueue
 	rel := &countReleaser{}
 	b.ReportAllocs()

@@ -7,6 +7,17 @@ import (
 	"time"
 )
 
+// newClock returns a clock with the default settings (automatic CPU
+// fences).
+func newClock(tb testing.TB) *Clock {
+	tb.Helper()
+	fr, err := NewClock(ClockDesc{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fr
+}
+
 // manualFrames returns a clock over manual CPU fences; fences[i] is slot i,
 // so frame serial s is completed by fences[s%inFlight].Complete().
 func manualFrames(t *testing.T, inFlight int, timeout time.Duration) (*Clock, []*CPUFence) {
@@ -28,14 +39,14 @@ func manualFrames(t *testing.T, inFlight int, timeout time.Duration) (*Clock, []
 }
 
 // runFrames begins and ends n frames, failing the test on any error.
-func runFrames(t *testing.T, fr *Clock, n int) {
-	t.Helper()
+func runFrames(tb testing.TB, fr *Clock, n int) {
+	tb.Helper()
 	for i := 0; i < n; i++ {
 		if _, err := fr.BeginFrame(); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		if err := fr.EndFrame(); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 }
@@ -79,10 +90,7 @@ func TestNewFramesInvalidConfig(t *testing.T) {
 }
 
 func TestFramesDefaults(t *testing.T) {
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fr := newClock(t)
 	if fr.InFlight() != DefaultInFlight {
 		t.Fatalf("InFlight %d, want %d", fr.InFlight(), DefaultInFlight)
 	}

@@ -9,13 +9,30 @@ import (
 )
 
 // deferredOn returns a Deferred of the given capacity following fr.
-func deferredOn(t *testing.T, fr *Clock, capacity int) *Deferred {
-	t.Helper()
+func deferredOn(tb testing.TB, fr *Clock, capacity int) *Deferred {
+	tb.Helper()
 	dq, err := NewDeferred(fr, capacity)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return dq
+}
+
+// scheduleFrame runs one frame that schedules 4 releases on dq: the
+// steady frame TestScheduleRunAllocatesNothing checks and
+// BenchmarkScheduleRun/impl=ours times.
+func scheduleFrame(tb testing.TB, fr *Clock, dq *Deferred, rel Releaser) {
+	if _, err := fr.BeginFrame(); err != nil {
+		tb.Fatal(err)
+	}
+	for k := uint64(0); k < 4; k++ {
+		if err := dq.Schedule(rel, k); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := fr.EndFrame(); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 func TestDeferredRunsOnlyAfterFrameFenceSignalled(t *testing.T) {
@@ -138,10 +155,7 @@ func TestDeferredErrors(t *testing.T) {
 			}
 		})
 	}
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fr := newClock(t)
 	for _, c := range []int{0, -3} {
 		if dq, err := NewDeferred(fr, c); dq != nil || !errors.Is(err, ErrInvalidConfig) {
 			t.Fatalf("NewDeferred(clock, %d) = %v, %v; want ErrInvalidConfig", c, dq, err)
@@ -295,10 +309,7 @@ func (c *closer) Release(uint64) { c.err = c.dq.Close() }
 // Closing from inside a release would change the clock's followers while
 // the clock walks them: it is refused, and the queue stays usable.
 func TestDeferredCloseFromAReleaseIsRefused(t *testing.T) {
-	fr, err := NewClock(ClockDesc{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fr := newClock(t)
 	dq := deferredOn(t, fr, 2)
 	c := &closer{dq: dq}
 	if err := dq.Schedule(c, 0); err != nil {
