@@ -2,6 +2,7 @@ package syncs
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -341,4 +342,25 @@ func ownerInsidePass(b *Barrier) (release func()) {
 	}()
 	<-inside
 	return func() { close(leave); <-done }
+}
+
+// liveOwner starts an owner goroutine running passes back to back until
+// the returned function is called, which waits for it to exit.
+func liveOwner(b *Barrier) (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-quit:
+				return
+			default:
+			}
+			if b.Enter() {
+				b.Exit()
+			}
+			runtime.Gosched()
+		}
+	}()
+	return func() { close(quit); <-done }
 }

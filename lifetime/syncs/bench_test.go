@@ -1,7 +1,6 @@
 package syncs
 
 import (
-	"runtime"
 	"testing"
 	"time"
 )
@@ -25,30 +24,14 @@ func BenchmarkBarrierRoundTrip(b *testing.B) {
 // passes back to back.
 func benchBarrierWaitLiveOwner(b *testing.B) {
 	var br Barrier
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if br.Enter() {
-				br.Exit()
-			}
-			runtime.Gosched()
-		}
-	}()
+	stop := liveOwner(&br)
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := br.Wait(5 * time.Second); err != nil {
 			b.Fatal(err)
 		}
 	}
-	close(stop)
-	<-done
+	stop()
 }
 
 // benchChannelHandshake is the comparison for the barrier: the
