@@ -122,12 +122,12 @@ type Guard struct {
 	haveEnd    bool
 	gap        count // counted outside guarded spans since the last profile read
 
-	armed, perFrame, inWindows uint64
-	tolerated, violations      uint64
-	log                        []Violation // fixed capacity, allocated once
-	narrowed                   []Span      // fixed capacity, allocated once
-	narrowedRuns               uint64
-	first                      error
+	perFrame, inWindows   uint64 // checked frames (armed) counted alone, in windows
+	tolerated, violations uint64
+	log                   []Violation // fixed capacity, allocated once
+	narrowed              []Span      // fixed capacity, allocated once
+	narrowedRuns          uint64
+	first                 error
 
 	cost      costHist
 	beginCost time.Duration // the open frame's BeginFrame counting
@@ -326,7 +326,7 @@ func (g *Guard) Verdict() error {
 	if g.first != nil {
 		return g.first
 	}
-	if g.armed < g.minFrames {
+	if g.armed() < g.minFrames {
 		return g.tooFew(time.Since(g.began))
 	}
 	return nil
@@ -340,6 +340,10 @@ func (g *Guard) Verdict() error {
 // the open window shows only once the window closes, and a run's final
 // answer is Verdict's.
 func (g *Guard) Err() error { return g.first }
+
+// armed is the number of armed frames checked: each is in exactly one
+// closed span, counted alone or in a window.
+func (g *Guard) armed() uint64 { return g.perFrame + g.inWindows }
 
 func (g *Guard) misuse(what string) {
 	if g.first == nil {

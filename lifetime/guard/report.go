@@ -67,7 +67,7 @@ type Report struct {
 // It allocates (the copies), so call it after the frames, not in one.
 func (g *Guard) Report() Report {
 	r := Report{
-		Frames: g.frames, Armed: g.armed, PerFrame: g.perFrame, InWindows: g.inWindows,
+		Frames: g.frames, Armed: g.armed(), PerFrame: g.perFrame, InWindows: g.inWindows,
 		Tolerated: g.tolerated, Violations: g.violations, NarrowedRuns: g.narrowedRuns,
 		Narrowed: append([]Span(nil), g.narrowed...),
 		Log:      make([]Violation, len(g.log)),
@@ -153,8 +153,9 @@ func (g *Guard) tooFew(elapsed time.Duration) error {
 		return fmt.Errorf("%w: no frame ran; %d checked frames required (MinFrames): run too short",
 			ErrTooFewFrames, g.minFrames)
 	}
-	unarmed := g.frames - g.armed
-	if g.armed == 0 {
+	armed := g.armed()
+	unarmed := g.frames - armed
+	if armed == 0 {
 		return fmt.Errorf("%w: the guard never armed: all %d frames were settling (Settle %d) and %d checked frames are required (MinFrames): settle too long for the run, or run too short",
 			ErrTooFewFrames, g.frames, g.settle, g.minFrames)
 	}
@@ -165,6 +166,6 @@ func (g *Guard) tooFew(elapsed time.Duration) error {
 		why = fmt.Sprintf("pacing too slow (under %.0f frames/s)", slowPace)
 	}
 	return fmt.Errorf("%w: %d armed frames checked, %d required (MinFrames); %d frames in %v (%.2f frames/s), %d of them unarmed (Settle %d); at this rate the run needs %v: %s",
-		ErrTooFewFrames, g.armed, g.minFrames, g.frames, elapsed.Round(time.Millisecond), rate,
+		ErrTooFewFrames, armed, g.minFrames, g.frames, elapsed.Round(time.Millisecond), rate,
 		unarmed, g.settle, need.Round(time.Millisecond), why)
 }

@@ -56,7 +56,6 @@ func (g *Guard) closeWindow(chain bool) {
 	w := g.win
 	g.win.open = false
 	last := w.first + w.n - 1
-	g.armed += w.n
 	if w.size == 1 {
 		g.perFrame += w.n
 		if g.window > 1 {
