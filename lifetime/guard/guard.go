@@ -112,7 +112,6 @@ type Guard struct {
 	frames    uint64 // frames begun
 	settled   uint64 // frames completed since (re)settling began
 	open      bool   // a frame is open
-	armedNow  bool   // the open frame is checked
 	baselined bool   // the site baseline is current
 	began     time.Time
 
@@ -221,8 +220,7 @@ func (g *Guard) BeginFrame() {
 	if g.frames == 1 {
 		g.began = time.Now()
 	}
-	g.armedNow = g.settled >= g.settle
-	if !g.armedNow || g.win.open {
+	if !g.isArmed() || g.win.open {
 		return
 	}
 	baseline := g.sites != nil && !g.baselined
@@ -258,7 +256,7 @@ func (g *Guard) EndFrame() {
 		return
 	}
 	g.open = false
-	if !g.armedNow {
+	if !g.isArmed() {
 		g.settled++
 		return
 	}
@@ -340,6 +338,11 @@ func (g *Guard) Verdict() error {
 // the open window shows only once the window closes, and a run's final
 // answer is Verdict's.
 func (g *Guard) Err() error { return g.first }
+
+// isArmed reports whether frames are checked. settled changes only in
+// an unarmed EndFrame and in Resettle, which is refused inside a frame, so
+// BeginFrame and EndFrame of one frame get the same answer.
+func (g *Guard) isArmed() bool { return g.settled >= g.settle }
 
 // armed is the number of armed frames checked: each is in exactly one
 // closed span, counted alone or in a window.
