@@ -55,7 +55,7 @@ type stage struct {
 
 type use struct{ user, resource string }
 
-// Teardown is an explicit, logged, ordered shutdown. Each stage has a name
+// Plan is an explicit, logged, ordered shutdown. Each stage has a name
 // and the names of the stages it must follow; Run executes them in that
 // order (registration order breaks ties, so the order is deterministic),
 // logs each with its duration, and joins their errors. A stage whose
@@ -70,7 +70,7 @@ type use struct{ user, resource string }
 // stages, and reports a violation as ErrOrder naming both, before
 // anything runs, instead of a use-after-free at exit.
 //
-// A Teardown belongs to the goroutine that shuts the program down; it is
+// A Plan belongs to the goroutine that shuts the program down; it is
 // not safe for concurrent use.
 type Plan struct {
 	logger  *slog.Logger
@@ -81,7 +81,7 @@ type Plan struct {
 	results []Result
 }
 
-// New returns an empty teardown that logs to logger, or to
+// New returns an empty Plan that logs to logger, or to
 // slog.Default() when logger is nil.
 func New(logger *slog.Logger) *Plan {
 	if logger == nil {
