@@ -2,8 +2,6 @@ package guard
 
 import (
 	"fmt"
-	"io"
-	"log/slog"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -41,10 +39,7 @@ func BenchmarkGuardFrame(b *testing.B) {
 				if load == "busy" {
 					defer spin(max(runtime.GOMAXPROCS(0)-1, 1))()
 				}
-				g, err := New(Desc{Settle: 1, Window: window, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-				if err != nil {
-					b.Fatal(err)
-				}
+				g, _ := newTestGuard(b, Desc{Settle: 1, Window: window})
 				b.ReportAllocs()
 				for b.Loop() {
 					g.BeginFrame()
@@ -69,13 +64,7 @@ func BenchmarkGuardFrame(b *testing.B) {
 // mode: a forced GC, a full MemProfile read, symbolization and the diff.
 // It runs only on violations, never on the steady path.
 func BenchmarkGuardViolationSites(b *testing.B) {
-	rate := runtime.MemProfileRate
-	EnableSiteProfiling()
-	defer func() { runtime.MemProfileRate = rate }()
-	g, err := New(Desc{Settle: 1, Window: 1, Sites: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		b.Fatal(err)
-	}
+	g, _ := newTestGuard(b, Desc{Settle: 1, Window: 1, Sites: true})
 	g.BeginFrame()
 	g.EndFrame()
 	b.ReportAllocs()

@@ -68,12 +68,8 @@ func run(g *Guard, n int, body func(i int)) Report {
 }
 
 func hasSite(sites []Site, fn string) bool {
-	for _, s := range sites {
-		if s.Function == fn {
-			return true
-		}
-	}
-	return false
+	_, ok := siteNamed(sites, fn)
+	return ok
 }
 
 // within reports whether the violation's span holds frame.
