@@ -53,33 +53,23 @@ type creator struct {
 // collect names the creators of the goroutines started since the last
 // snapshot. starts is the exact count of goroutines created in the span;
 // created is the count ever created, read at the span's end. It returns
-// the creators' sites (merged, not yet classified), how many starts were
-// the runtime's own, and how many could not be named.
+// one creator per named goroutine (the caller merges and classifies
+// them), how many starts were the runtime's own, and how many could not
+// be named.
 // trustSys says that no goroutine was started outside guarded spans since
 // the last snapshot, so a rise in system goroutines belongs to this span;
 // otherwise no start is taken for the runtime's.
-func (t *startTracker) collect(starts, created uint64, trustSys bool) (sites []creator, counts []int64, system, unnamed uint64) {
+func (t *startTracker) collect(starts, created uint64, trustSys bool) (fresh []creator, system, unnamed uint64) {
 	if created == t.created {
-		return nil, nil, 0, 0
+		return nil, 0, 0
 	}
-	fresh := t.snapshot(t.known)
+	fresh = t.snapshot(t.known)
 	sys := t.system()
 	if starts == 0 {
 		// Goroutines started outside guarded spans: forget them, so
 		// they are not taken for a later span's.
 		t.sys, t.created = sys, created
-		return nil, nil, 0, 0
-	}
-	for _, c := range fresh {
-		i := 0
-		for i < len(sites) && sites[i] != c {
-			i++
-		}
-		if i == len(sites) {
-			sites = append(sites, c)
-			counts = append(counts, 0)
-		}
-		counts[i]++
+		return nil, 0, 0
 	}
 	named := uint64(len(fresh))
 	if starts > named {
@@ -91,7 +81,7 @@ func (t *startTracker) collect(starts, created uint64, trustSys bool) (sites []c
 	}
 	t.sys = sys
 	t.created = created
-	return sites, counts, system, unnamed
+	return fresh, system, unnamed
 }
 
 // refresh forgets the goroutines started since the last snapshot, which

@@ -115,11 +115,11 @@ func (g *Guard) violation(first, last uint64, d count, created uint64) bool {
 	} else {
 		// Goroutines first: the sooner the snapshot, the more of the
 		// span's goroutines are still alive to be named.
-		creators, counts, system, unnamed := g.starts.collect(d.starts, created, g.gap.starts == 0)
+		creators, system, unnamed := g.starts.collect(d.starts, created, g.gap.starts == 0)
 		sites, published := g.sites.collect()
-		for i, c := range creators {
+		for _, c := range creators {
 			s := g.sites.name(c.function, c.file, c.line)
-			s.Starts = counts[i]
+			s.Starts = 1
 			sites = mergeSite(sites, s)
 		}
 		if system > 0 {
