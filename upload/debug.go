@@ -17,7 +17,6 @@ type debugLog struct {
 	serial   []uint64 // frame that owns each region now
 	previous []uint64 // frame that owned it before
 	used     []int    // bytes the region's last ended frame wrote: what begin scribbles
-	region   int
 }
 
 func newDebugLog(regions int) *debugLog {
@@ -29,7 +28,6 @@ func newDebugLog(regions int) *debugLog {
 }
 
 func (d *debugLog) begin(region int, serial uint64) {
-	d.region = region
 	d.previous[region], d.serial[region] = d.serial[region], serial
 }
 
@@ -51,7 +49,7 @@ func (a *Arena) ViewSerial(view []byte) (uint64, error) {
 		return 0, err
 	}
 	d := a.dbg
-	if a.set.serial == 0 || region != d.region {
+	if a.set.serial == 0 || region != a.set.region {
 		return d.serial[region], nil
 	}
 	if off+len(view) <= a.next {
