@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
 	-benchtime) benchtime=$2; shift 2 ;;
 	-bench) bench=$2; shift 2 ;;
 	-out) out=$2; shift 2 ;;
-	-h | -help | --help) sed -n '2,27p' "$0"; exit 0 ;;
+	-h | -help | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) echo "bench.sh: unknown flag $1" >&2; exit 2 ;;
 	*) break ;;
 	esac

@@ -1,4 +1,4 @@
-# Shared set-up for scripts/run.sh and scripts/test.sh: system packages, a
+# Shared set-up for scripts/run.sh, test.sh and bench.sh: system packages, a
 # display, and ALSA pointed at a file. Sourced, not run.
 
 # Debian packages the cgo builds and the device tests need, and the file or
@@ -81,25 +81,17 @@ sf_start_display() {
 	return 1
 }
 
-# sf_alsa_to_file points ALSA's default device at a raw file in a fresh
-# temporary directory (or at the file given, such as /dev/null), so oto runs
-# for real without a sound card. The null slave is unpaced: oto writes about
-# 150 MB/s, so whoever plays must bound the run, and long runs that need no
-# capture should write to /dev/null. sf_cleanup deletes the directory.
+# sf_alsa_to_file FILE points ALSA's default device at FILE, so oto runs for
+# real without a sound card. Every script passes /dev/null: the null slave
+# is unpaced, so oto writes about 150 MB/s, and the tests that check the
+# samples (voices/otodev) write capture files of their own. The ALSA
+# configuration lives in a temporary directory that sf_cleanup deletes.
 sf_alsa_to_file() {
 	sf_alsa_dir=$(mktemp -d /tmp/steadyframe-alsa.XXXXXX)
-	local out=${1:-$sf_alsa_dir/out.raw}
 	cat >"$sf_alsa_dir/asound.conf" <<CONF
-pcm.!default { type file slave.pcm "null" file "$out" format "raw" }
+pcm.!default { type file slave.pcm "null" file "$1" format "raw" }
 CONF
 	export ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$sf_alsa_dir/asound.conf"
-	# Tests that find STEADYFRAME_ALSA_RAW delete the capture after a run;
-	# it is only set for a capture file of our own.
-	if [ -z "${1:-}" ]; then
-		export STEADYFRAME_ALSA_RAW="$out"
-	else
-		unset STEADYFRAME_ALSA_RAW
-	fi
 }
 
 sf_cleanup() {

@@ -19,7 +19,7 @@ type Arena struct {
 	peak        int
 	refusedOpen uint64 // refused when the open frame began
 	refusal     refusal
-	dbg         *debugLog
+	written     []int // debug mode only: bytes each region's last ended frame wrote, what begin scribbles
 
 	// The fields Alloc reads and writes. Alloc is kept under the
 	// compiler's inlining budget (TestAllocInlines): every check is one
@@ -78,16 +78,15 @@ func (a *Arena) Alloc(size, align int) (offset int, view []byte, err error) {
 	return off, a.mem[off:end:end], nil
 }
 
-// begin starts the arena in the region at setStart for frame serial. In
+// begin starts the arena in the region at setStart. In
 // debug mode it first scribbles what the region's previous frame wrote,
 // so a view kept from that frame reads Scribble bytes instead of
 // plausible data.
-func (a *Arena) begin(setStart, region int, serial uint64) {
+func (a *Arena) begin(setStart, region int) {
 	a.refusal.settle()
 	a.start = setStart + a.base
-	if a.dbg != nil {
-		scribble(a.mem[a.start : a.start+a.dbg.used[region]])
-		a.dbg.begin(region, serial)
+	if a.written != nil {
+		scribble(a.mem[a.start : a.start+a.written[region]])
 	}
 	a.next, a.limit = a.start, a.start+a.capacity
 	a.refusedOpen = a.refused
@@ -97,8 +96,8 @@ func (a *Arena) end(region int) {
 	a.refusal.settle()
 	a.limit = 0
 	used := a.next - a.start
-	if a.dbg != nil {
-		a.dbg.used[region] = used
+	if a.written != nil {
+		a.written[region] = used
 	}
 	if used > a.peak {
 		a.peak = used

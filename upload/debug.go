@@ -9,27 +9,22 @@ import (
 // recycled, so a view kept past its frame reads an obvious pattern.
 const Scribble = 0xDB
 
-// debugLog remembers, per region, which frame owns it now, which owned it
-// before, and how much the last ended frame wrote. It costs Alloc nothing:
-// what the open frame allocated is the bumped span [start, next), which
-// the arena keeps anyway.
+// debugLog remembers, per region, which frame owns it now and which
+// owned it before. A Set keeps one for all its arenas, whose regions of a
+// frame belong to the same frame; each arena keeps only what its regions'
+// last frames wrote (Arena.written). It costs Alloc nothing: what the
+// open frame allocated is the bumped span [start, next), which the arena
+// keeps anyway.
 type debugLog struct {
 	serial   []uint64 // frame that owns each region now
 	previous []uint64 // frame that owned it before
-	used     []int    // bytes the region's last ended frame wrote: what begin scribbles
-	region   int
 }
 
 func newDebugLog(regions int) *debugLog {
-	return &debugLog{
-		serial:   make([]uint64, regions),
-		previous: make([]uint64, regions),
-		used:     make([]int, regions),
-	}
+	return &debugLog{serial: make([]uint64, regions), previous: make([]uint64, regions)}
 }
 
 func (d *debugLog) begin(region int, serial uint64) {
-	d.region = region
 	d.previous[region], d.serial[region] = d.serial[region], serial
 }
 
@@ -50,8 +45,8 @@ func (a *Arena) ViewSerial(view []byte) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	d := a.dbg
-	if a.set.serial == 0 || region != d.region {
+	d := a.set.dbg
+	if a.set.serial == 0 || region != a.set.region {
 		return d.serial[region], nil
 	}
 	if off+len(view) <= a.next {
@@ -89,7 +84,7 @@ func (a *Arena) CheckView(view []byte) error {
 // locate maps a view to its region and absolute offset in the Set's
 // buffer by address; the comparison of addresses is the only unsafe use.
 func (a *Arena) locate(view []byte) (region, off int, err error) {
-	if a.dbg == nil {
+	if a.set.dbg == nil {
 		return 0, 0, fmt.Errorf("%w: arena %q is not in debug mode", ErrUnknownView, a.name)
 	}
 	mem := a.set.mem

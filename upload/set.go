@@ -55,6 +55,7 @@ type Set struct {
 	mem     []byte
 	stride  int // bytes per frame: every arena's region, aligned
 	arenas  []Arena
+	dbg     *debugLog // nil unless in debug mode
 
 	serial     uint64 // open frame, 0 between frames
 	last       uint64 // newest frame the arenas were open in: the last that may read the buffer
@@ -120,11 +121,14 @@ func NewSet(d SetDesc) (*Set, error) {
 		return nil, fmt.Errorf("upload: %w", err)
 	}
 	s.mem = mem
+	if d.Debug || isDebug {
+		s.dbg = newDebugLog(n)
+	}
 	for i := range s.arenas {
 		a := &s.arenas[i]
 		a.mem = mem
-		if d.Debug || isDebug {
-			a.dbg = newDebugLog(n)
+		if s.dbg != nil {
+			a.written = make([]int, n)
 		}
 	}
 	st := d.Clock.Stats()
@@ -176,9 +180,12 @@ func (s *Set) begin(serial uint64) {
 	}
 	s.serial, s.last = serial, serial
 	s.region = s.clock.Slot(serial)
+	if s.dbg != nil {
+		s.dbg.begin(s.region, serial)
+	}
 	start := s.region * s.stride
 	for i := range s.arenas {
-		s.arenas[i].begin(start, s.region, serial)
+		s.arenas[i].begin(start, s.region)
 	}
 }
 

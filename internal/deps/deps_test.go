@@ -1,7 +1,6 @@
 package deps
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -54,33 +53,22 @@ func TestCoreBuildsWithoutCgo(t *testing.T) {
 	}
 }
 
-// listAll returns every package of the module with its name and its
-// transitive non-test imports.
-func listAll(t *testing.T) map[string]struct {
+// pkg is one package of the module: its name and its transitive non-test
+// imports.
+type pkg struct {
 	name string
 	deps []string
-} {
+}
+
+// listAll returns every package of the module by import path.
+func listAll(t *testing.T) map[string]pkg {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{.Name}}|{{join .Deps \" \"}}", module+"/...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	pkgs := map[string]struct {
-		name string
-		deps []string
-	}{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.SplitN(line, "|", 3)
-		if len(f) != 3 {
-			t.Fatalf("go list printed %q", line)
-		}
-		pkgs[f[0]] = struct {
-			name string
-			deps []string
-		}{f[1], strings.Fields(f[2])}
+	pkgs := map[string]pkg{}
+	for _, f := range testenv.List(t, nil, 3, "-f", "{{.ImportPath}}|{{.Name}}|{{join .Deps \" \"}}", module+"/...") {
+		pkgs[f[0]] = pkg{f[1], strings.Fields(f[2])}
 	}
 	if _, ok := pkgs[module+"/pools"]; !ok {
-		t.Fatalf("go list did not list pools: the check is not looking at the module\n%s", out)
+		t.Fatalf("go list did not list pools: the check is not looking at the module\n%v", pkgs)
 	}
 	return pkgs
 }
@@ -93,7 +81,7 @@ func TestPublicPackagesAvoidInternal(t *testing.T) {
 			continue
 		}
 		for _, d := range p.deps {
-			if strings.HasPrefix(d, module+"/internal/") || strings.Contains(strings.TrimPrefix(d, module), "/internal/") && strings.HasPrefix(d, module) {
+			if strings.HasPrefix(d, module+"/") && strings.Contains(strings.TrimPrefix(d, module), "/internal/") {
 				t.Errorf("public package %s depends on %s, which a user's module cannot import", path, d)
 			}
 		}

@@ -21,19 +21,9 @@ var (
 	// ErrMissingFeature is returned when the context lacks OpenGL 4.5 core
 	// or an extension steadyframe needs; the message names what is missing.
 	ErrMissingFeature = errors.New("glctx: missing OpenGL feature")
-	// ErrClosed is returned by calls on a closed Context or Fence.
+	// ErrClosed is returned by MakeCurrent on a closed Context.
 	ErrClosed = errors.New("glctx: closed")
 )
-
-// Required lists the extensions steadyframe relies on: persistent mapped
-// buffers, sync objects and direct state access. They are core in 4.5, so
-// a 4.5 core context satisfies them even when its driver does not list
-// them.
-var Required = [...]string{
-	"GL_ARB_buffer_storage",
-	"GL_ARB_sync",
-	"GL_ARB_direct_state_access",
-}
 
 // Bindless names the extension that would let shaders index textures by
 // handle. steadyframe detects it and reports it in Info, and does not use
@@ -118,20 +108,16 @@ func New(d Desc) (*Context, error) {
 		return nil, fmt.Errorf("%w: creating a GL 4.5 core window: %v", ErrNoDisplay, err)
 	}
 	win.MakeContextCurrent()
-	if err := gl.Init(); err != nil {
-		win.Destroy()
-		release()
-		return nil, fmt.Errorf("%w: loading GL 4.5 core functions: %v", ErrMissingFeature, err)
-	}
 	c := &Context{win: win, exts: make(map[string]bool)}
-	c.query()
 	// The same check the GL backends make in their constructors, so a
-	// context that New hands out is one they accept.
+	// context that New hands out is one they accept. It also loads go-gl's
+	// functions for the context (gl.Init), which query needs.
 	if err := glcaps.Check(glcaps.FeatureSync, glcaps.FeatureTextureStorage,
 		glcaps.FeatureBufferStorage, glcaps.FeatureDirectStateAccess); err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("%w: %w", ErrMissingFeature, err)
 	}
+	c.query()
 	return c, nil
 }
 

@@ -36,7 +36,7 @@ func Context(t testing.TB) *glctx.Context {
 // Run runs f on the main-thread loop with the shared test context
 // current. f reports problems with t.Error or t.Log, never t.Fatal or
 // t.Skip (those end the calling goroutine, which would be the main loop),
-// and returns an error to stop the test: RunT fails the test with it on the
+// and returns an error to stop the test: Run fails the test with it on the
 // caller's goroutine.
 func Run(t testing.TB, f func(c *glctx.Context) error) {
 	t.Helper()

@@ -2,8 +2,9 @@
 // decode the device's float32 LE stereo bytes, then estimate a tone's
 // frequency, peak and RMS level, and the largest sample-to-sample jump (a
 // click); fit a sine of known frequency by least squares to read its
-// level, and what is left once it is subtracted: THD+N, images, clicks. voices' unit tests and otodev's capture tests share it, so both
-// judge sound by the same rules.
+// level, and what is left once it is subtracted: THD+N, images, clicks.
+// voices' unit tests and otodev's capture tests share it, so both judge
+// sound by the same rules.
 //
 // # Ownership
 //
@@ -11,7 +12,8 @@
 //
 // # Lifetime
 //
-// Stereo returns new slices the caller owns; nothing is retained.
+// Stereo, FitTone (its Residual) and Float32 return new slices the caller
+// owns; nothing is retained.
 package pcmcheck
 
 import (

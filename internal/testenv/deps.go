@@ -6,6 +6,34 @@ import (
 	"testing"
 )
 
+// List runs go list with args, whose -f template prints n fields a line
+// separated by "|" (the last may hold more), in the environment given as
+// extra KEY=value pairs, and returns each line's fields. It fails the test
+// when go list fails or prints a line of another shape. It is the one
+// go list runner of the module's dependency checks.
+func List(t testing.TB, env []string, n int, args ...string) [][]string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is not on PATH: %v", err)
+	}
+	cmd := exec.Command(goCmd, append([]string{"list"}, args...)...)
+	cmd.Env = append(cmd.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, "|", n)
+		if len(f) != n {
+			t.Fatalf("go list printed %q", line)
+		}
+		rows = append(rows, f)
+	}
+	return rows
+}
+
 // Dep is one package in the import graph that Deps lists.
 type Dep struct {
 	Path     string // import path; a test variant's " [pkg.test]" suffix is cut
@@ -21,33 +49,19 @@ type Dep struct {
 // check cannot pass by looking at nothing.
 func Deps(t testing.TB, pkg string, tests bool, env ...string) []Dep {
 	t.Helper()
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is not on PATH: %v", err)
-	}
-	args := []string{"list", "-deps", "-f", "{{.ImportPath}}|{{.Standard}}|{{len .CgoFiles}}"}
+	args := []string{"-deps", "-f", "{{.ImportPath}}|{{.Standard}}|{{len .CgoFiles}}"}
 	if tests {
 		args = append(args, "-test")
 	}
-	cmd := exec.Command(goCmd, append(args, pkg)...)
-	cmd.Env = append(cmd.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
 	var deps []Dep
 	seen := false
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Split(line, "|")
-		if len(f) != 3 {
-			t.Fatalf("go list printed %q", line)
-		}
+	for _, f := range List(t, env, 3, append(args, pkg)...) {
 		path, _, _ := strings.Cut(f[0], " ")
 		seen = seen || path == pkg
 		deps = append(deps, Dep{Path: path, Standard: f[1] == "true", Cgo: f[2] != "0"})
 	}
 	if !seen {
-		t.Fatalf("go list output does not list %s itself: the check is not looking at it\n%s", pkg, out)
+		t.Fatalf("go list does not list %s itself: the check is not looking at it\n%v", pkg, deps)
 	}
 	return deps
 }

@@ -20,7 +20,6 @@ var ErrGL = errors.New("glbuf: GL error")
 type Backend struct {
 	buf    uint32
 	align  int
-	mem    []byte
 	closed bool
 }
 
@@ -48,9 +47,6 @@ func New() (*Backend, error) {
 		if int(v) > align {
 			align = int(v)
 		}
-	}
-	if align&(align-1) != 0 {
-		return nil, fmt.Errorf("%w: driver alignment %d is not a power of two", upload.ErrInvalidAlign, align)
 	}
 	return &Backend{align: align}, nil
 }
@@ -81,8 +77,7 @@ func (b *Backend) Map(size int) ([]byte, error) {
 		b.deleteBuffer()
 		return nil, fmt.Errorf("%w: glMapNamedBufferRange(%d bytes): 0x%x", ErrGL, size, e)
 	}
-	b.mem = unsafe.Slice((*byte)(p), size)
-	return b.mem, nil
+	return unsafe.Slice((*byte)(p), size), nil
 }
 
 // Buffer returns the GL buffer name to bind with the offsets Alloc
@@ -97,7 +92,6 @@ func (b *Backend) Close() error {
 	}
 	b.closed = true
 	if b.buf != 0 {
-		b.mem = nil
 		gl.UnmapNamedBuffer(b.buf)
 		b.deleteBuffer()
 	}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -25,15 +27,38 @@ func skipOrFail(t *testing.T, reason string) {
 	t.Skip(reason)
 }
 
-// build builds the example once per test into a temporary directory.
+// binDir holds the example binary, built once for every test that runs
+// it; TestMain removes it.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "renderer-verifytest")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var built struct {
+	once sync.Once
+	out  []byte
+	err  error
+}
+
+// build builds the example on the first call and returns its path.
 func build(t *testing.T) string {
 	t.Helper()
 	if os.Getenv("DISPLAY") == "" {
 		skipOrFail(t, "no X display (set DISPLAY, e.g. to an Xvfb server)")
 	}
-	bin := filepath.Join(t.TempDir(), "renderer")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin := filepath.Join(binDir, "renderer")
+	built.once.Do(func() { built.out, built.err = exec.Command("go", "build", "-o", bin, "..").CombinedOutput() })
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
 	return bin
 }
