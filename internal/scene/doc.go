@@ -37,6 +37,6 @@
 // embedded WAV file's PCM, which voices/wav returns as a view of the
 // embedded bytes, and the synthesised tones) is read by the audio
 // goroutine until the Plan's voices-stopall stage has returned and each
-// bank's Release has proved it has no readers; then it is dropped. The
+// bank's Release has proved it has no readers; nothing reads it after. The
 // upload Set reserves scene.Reserved bytes at start-up and never more.
 package scene
