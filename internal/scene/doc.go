@@ -16,8 +16,9 @@
 //     persistently mapped upload buffer, gltex textures, the quad renderer,
 //     Xvfb when there is no display) and the headless one (OpenHeadless).
 //   - Plan: the shutdown order as a validated teardown.Plan.
-//   - Options: the flags both commands take and their checks, and
-//     NewLogger, the allocation-free log both write.
+//   - Options: the flags both commands take, parsed and checked with
+//     the command's own, and NewLogger, the allocation-free log both
+//     write.
 //
 // # Ownership
 //
