@@ -106,10 +106,10 @@ func BenchmarkHistRecord(b *testing.B) {
 	}
 }
 
-// TestFlatHandlerSurvivesGC is why the stress tool has its own slog
-// handler: slog's handlers take their buffer from a sync.Pool, which a GC
-// empties, so the first line after a collection allocates; the guard
-// forces a collection when it arms. The flat handler's buffer is its own.
+// TestFlatHandlerSurvivesGC is why the stress tool logs through flatlog:
+// slog's handlers take their buffer from a sync.Pool, which a GC empties,
+// so the first line after a collection allocates; the guard forces a
+// collection when it arms. flatlog's buffer is its own.
 func TestFlatHandlerSurvivesGC(t *testing.T) {
 	testenv.SkipUnderRace(t)
 	st := descriptors.Stats{Capacity: 1024, Live: 239, Peak: 275, HighWater: 275}

@@ -145,14 +145,16 @@ func (o *outcome) teardown(r *renderer, snd *scene.Audio, logger *slog.Logger) {
 // plays it started are the accepted ones less those.
 func (o *outcome) account(r *renderer, refusedBefore, refusedAfter uint64) {
 	var l ledger
-	var accepted, noVoice uint64
+	var noVoice uint64
 	for _, w := range r.workers {
 		l.add(&w.ledger)
-		accepted += w.accepted
 		noVoice += w.noVoice
 	}
 	l.add(&r.ledger)
 	play := &l[reqPlay]
+	// Only workers issue plays, and they count every one the engine did
+	// not queue as refused.
+	accepted := play.Issued - play.Refused
 	stolen, cancelled := sub(refusedBefore, noVoice), sub(refusedAfter, refusedBefore)
 	play.Refused += stolen
 	play.Dropped += cancelled

@@ -116,29 +116,18 @@ func parseConfig(args []string, usage io.Writer) (config, error) {
 	fs.IntVar(&c.uploadsPer, "uploads", c.uploadsPer, "upload requests per worker per frame (renderer, sprites, particles in turn)")
 	fs.IntVar(&c.uploadBytes, "upload-bytes", c.uploadBytes, "bytes per upload request")
 	fs.Float64Var(&c.fps, "fps", c.fps, "frame rate the render loop paces itself to (0: as fast as it can)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return c, err
+	err := c.Parse(fs, args, errUsage, func() error {
+		if c.duration == 0 && c.Frames == 0 && !flagSet(fs, "duration") {
+			c.duration = defaultDuration
 		}
-		return c, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if c.duration == 0 && c.Frames == 0 && !flagSet(fs, "duration") {
-		c.duration = defaultDuration
-	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("%w: unexpected argument %q (all options are flags)", errUsage, fs.Arg(0))
-	}
-	if err := c.validate(); err != nil {
-		return c, fmt.Errorf("%w: %w", errUsage, err)
-	}
-	return c, nil
+		return c.validate()
+	})
+	return c, err
 }
 
-// validate checks ranges; the first problem found is returned.
+// validate checks the stress tool's own ranges; the first problem found
+// is returned.
 func (c *config) validate() error {
-	if err := c.Check(); err != nil {
-		return err
-	}
 	bad := scene.BadFlag
 	switch {
 	case c.workers < 1 || c.workers > maxWorkers:

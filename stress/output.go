@@ -156,7 +156,6 @@ type occupancyLog struct {
 	every  time.Duration
 	next   time.Duration
 	arenas []*upload.Arena
-	lines  uint64
 }
 
 func newOccupancyLog(log *slog.Logger, capacity int, every time.Duration, arenas []*upload.Arena) *occupancyLog {
@@ -177,7 +176,6 @@ func (o *occupancyLog) Due(elapsed time.Duration) bool { return o.every > 0 && e
 // does not allocate once slog's buffer pool is warm.
 func (o *occupancyLog) Write(elapsed time.Duration, s descriptors.Stats) {
 	o.next = nextTick(o.next, o.every, elapsed)
-	o.lines++
 	ctx := context.Background()
 	o.log.LogAttrs(ctx, slog.LevelInfo, o.msg,
 		slog.Int("live", s.Live),

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 	"runtime"
 	"runtime/metrics"
 	"time"
@@ -27,7 +26,6 @@ const pacePoll = 50 * time.Millisecond
 // workers reach it only through reqs.
 type renderer struct {
 	cfg     *config
-	log     *slog.Logger
 	scene   *scene.Render
 	arenas  []*upload.Arena
 	heap    *descriptors.Heap

@@ -114,7 +114,7 @@ func newRenderer(cfg *config, logger *slog.Logger, rs *scene.Render, g *guard.Gu
 		return nil, fmt.Errorf("stress: render queue: %w", err)
 	}
 	r := &renderer{
-		cfg: cfg, log: logger, scene: rs, heap: rs.Heap, win: rs.Window, guard: g,
+		cfg: cfg, scene: rs, heap: rs.Heap, win: rs.Window, guard: g,
 		reqs:      reqs,
 		series:    newSeries(4096),
 		armedFrom: uint64(cfg.settle) + 1,

@@ -65,12 +65,13 @@ type worker struct {
 
 	// ledger holds what this worker issued and what was refused before
 	// reaching an owner: a full render queue, or a play the engine
-	// refused at the call. The render goroutine and the report fill in
-	// the rest of each request's fate.
+	// refused at the call (so the plays it queued are Issued less
+	// Refused). The render goroutine and the report fill in the rest of
+	// each request's fate.
 	ledger ledger
-	// accepted counts plays the engine queued; noVoice the plays it
-	// refused with voices.ErrNoVoice, which are also in its Refusals.
-	accepted, noVoice uint64
+	// noVoice counts the plays the engine refused with voices.ErrNoVoice,
+	// which are also in its Refusals.
+	noVoice uint64
 	// playErrs counts plays that failed for any other reason, a bug the
 	// run fails on; playErr is the first.
 	playErrs uint64
@@ -176,7 +177,6 @@ func (w *worker) play() {
 	// may (the runtime fills a type-assertion cache).
 	switch err := w.player.Play(sound, vol, pan); err {
 	case nil:
-		w.accepted++
 	case voices.ErrNoVoice:
 		t.Refused++
 		w.noVoice++

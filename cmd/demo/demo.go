@@ -34,11 +34,9 @@ type demo struct {
 
 	resized     bool // a resize or R is waiting for its font rebake
 	swapPending bool
-	refused     uint64 // plays the engine refused
 	fontSlots   string // the atlas pages' slots, formatted once per rebake
 	frame       uint64
 	last        time.Time
-	start       time.Time
 	shot        []byte // the last frame's pixels, bottom row first
 	shotW       int    // their size
 	shotH       int
@@ -101,16 +99,13 @@ func (d *demo) key(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw
 	d.play(scene.SoundKey, 0.8, 0)
 }
 
-// play starts an effect; a refusal is counted, never fatal.
-func (d *demo) play(sound int, volume, pan float32) {
-	if err := d.snd.Play(sound, volume, pan); err != nil {
-		d.refused++
-	}
-}
+// play starts an effect; a refusal (no voice free, a full queue) is
+// ordinary and never fatal.
+func (d *demo) play(sound int, volume, pan float32) { _ = d.snd.Play(sound, volume, pan) }
 
 // loop runs frames until -frames or until the window is closed.
 func (d *demo) loop() error {
-	d.start, d.last = time.Now(), time.Now()
+	d.last = time.Now()
 	for !d.win.Win.ShouldClose() {
 		if d.opt.Frames > 0 && d.frame >= uint64(d.opt.Frames) {
 			break

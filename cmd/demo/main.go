@@ -51,26 +51,12 @@ func parseOptions(args []string, usage io.Writer) (options, error) {
 	fs.IntVar(&o.width, "width", o.width, "window width in pixels (320..4096)")
 	fs.IntVar(&o.height, "height", o.height, "window height in pixels (240..4096)")
 	fs.BoolVar(&o.auto, "auto", o.auto, "press the keys by itself: a quality swap every 2 s, a resize every 3 s, a sound every second")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, err
-		}
-		return o, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	if err := o.check(); err != nil {
-		return o, fmt.Errorf("%w: %w", errUsage, err)
-	}
-	return o, nil
+	err := o.Parse(fs, args, errUsage, o.check)
+	return o, err
 }
 
-// check returns the first flag whose value cannot run.
+// check returns the first of the demo's own flags whose value cannot run.
 func (o *options) check() error {
-	if err := o.Check(); err != nil {
-		return err
-	}
 	switch {
 	case o.screenshot != "" && o.Frames == 0:
 		return scene.BadFlag("screenshot", o.screenshot, "needs -frames, so there is a last frame to capture")

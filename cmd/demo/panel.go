@@ -40,9 +40,7 @@ const (
 // 75%/90% marks, arena use per consumer and the active voices. Its text
 // buffer is reused every frame. It belongs to the render goroutine.
 type panel struct {
-	text  []byte
-	barY  int // top of the descriptor bar, set by the last write
-	lineH float32
+	text []byte
 }
 
 func newPanel() *panel { return &panel{text: make([]byte, 0, 256)} }
@@ -52,7 +50,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	t := d.tex
 	white := d.r.Tex.Name(t.White())
 	a := t.Atlas()
-	p.lineH = float32(font.LineHeight * a.Scale)
+	lineH := float32(font.LineHeight * a.Scale)
 	y := float32(panelY + panelPad)
 	x := float32(panelX + panelPad)
 	hs := d.r.Heap.Stats()
@@ -61,11 +59,11 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	// Background first, so everything else draws over it; its height is
 	// known from the line count.
 	lines := 6 + scene.ArenaCount
-	height := float32(panelPad*2) + p.lineH*float32(lines) + barH + 8 + float32(3*(8+4))
+	height := float32(panelPad*2) + lineH*float32(lines) + barH + 8 + float32(3*(8+4))
 	w.Fill(white, panelX, panelY, panelX+panelW, panelY+height, colPanel)
 
 	p.line(w, d, x, y, colText, "STEADYFRAME DEMO  FRAME ", int64(d.frame))
-	y += p.lineH
+	y += lineH
 	p.text = append(p.text[:0], "DESCRIPTORS LIVE "...)
 	p.text = strconv.AppendInt(p.text, int64(hs.Live), 10)
 	p.text = append(p.text, "  PEAK "...)
@@ -75,8 +73,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	p.text = append(p.text, "  CAP "...)
 	p.text = strconv.AppendInt(p.text, int64(hs.Capacity), 10)
 	p.draw(w, d, x, y, colText)
-	y += p.lineH
-	p.barY = int(y)
+	y += lineH
 	descriptorBar(w, white, x, y, hs)
 	y += barH + 8
 
@@ -87,7 +84,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	p.text = append(p.text, "  RECYCLED "...)
 	p.text = strconv.AppendUint(p.text, ts.Recycled, 10)
 	p.draw(w, d, x, y, colDim)
-	y += p.lineH
+	y += lineH
 	for k := 0; k < scene.ArenaCount; k++ {
 		s := d.r.Set.Arena(k).Stats()
 		p.text = append(p.text[:0], s.Name...)
@@ -98,7 +95,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 		p.text = append(p.text, " KB  PEAK "...)
 		p.text = strconv.AppendInt(p.text, int64(s.Peak/1024), 10)
 		p.draw(w, d, x, y, colText)
-		y += p.lineH
+		y += lineH
 		frac := float32(s.Used) / float32(max(s.Capacity, 1))
 		w.Fill(white, x, y, x+barW, y+8, colTrack)
 		w.Fill(white, x, y, x+max(2, barW*frac), y+8, colArena)
@@ -114,7 +111,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	p.text = append(p.text, "  STOLEN "...)
 	p.text = strconv.AppendUint(p.text, vs.Steals, 10)
 	p.draw(w, d, x, y, colText)
-	y += p.lineH
+	y += lineH
 	p.text = append(p.text[:0], "Q QUALITY "...)
 	if t.High() {
 		p.text = append(p.text, "HIGH"...)

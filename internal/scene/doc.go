@@ -16,8 +16,9 @@
 //     persistently mapped upload buffer, gltex textures, the quad renderer,
 //     Xvfb when there is no display) and the headless one (OpenHeadless).
 //   - Plan: the shutdown order as a validated teardown.Plan.
-//   - Options: the flags both commands take and their checks, and
-//     NewLogger, the allocation-free log both write.
+//   - Options: the flags both commands take, parsed and checked with
+//     the command's own, and NewLogger, the allocation-free log both
+//     write.
 //
 // # Ownership
 //
@@ -37,6 +38,6 @@
 // embedded WAV file's PCM, which voices/wav returns as a view of the
 // embedded bytes, and the synthesised tones) is read by the audio
 // goroutine until the Plan's voices-stopall stage has returned and each
-// bank's Release has proved it has no readers; then it is dropped. The
+// bank's Release has proved it has no readers; nothing reads it after. The
 // upload Set reserves scene.Reserved bytes at start-up and never more.
 package scene

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +15,7 @@ const MaxSprites = 4096
 
 // Options are the flags both commands take, with the same names, meanings
 // and checks. A command registers them on its FlagSet next to its own and
-// calls Check after parsing. It is a plain value, read-only once checked.
+// parses with Parse. It is a plain value, read-only once checked.
 type Options struct {
 	Frames  int    // -frames: stop after this many frames; 0: no frame limit
 	Sprites int    // -sprites: sprites drawn per frame
@@ -35,6 +36,31 @@ func (o *Options) Register(fs *flag.FlagSet, frames string) {
 	fs.IntVar(&o.Sprites, "sprites", o.Sprites, fmt.Sprintf("sprites drawn per frame, their vertices streamed through the sprites arena (1..%d)", MaxSprites))
 	fs.StringVar(&o.Audio, "audio", o.Audio, AudioUsage)
 	fs.StringVar(&o.Log, "log", o.Log, "log format on stderr: text or json")
+}
+
+// Parse parses args with fs, on which Register and the command's own
+// flags are defined, then runs Check and finish, which completes and
+// checks the command's own flags. -h returns flag.ErrHelp as it is; any
+// other problem (a value the flag set rejects, a stray argument, a flag
+// that cannot run) is an error wrapping usage that names the flag.
+func (o *Options) Parse(fs *flag.FlagSet, args []string, usage error, finish func() error) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", usage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q (all options are flags)", usage, fs.Arg(0))
+	}
+	err := o.Check()
+	if err == nil {
+		err = finish()
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %w", usage, err)
+	}
+	return nil
 }
 
 // Check returns the first shared flag whose value cannot run, as a

@@ -119,3 +119,43 @@ func TestOptionsCheck(t *testing.T) {
 		t.Errorf("BadFlag: %v", err)
 	}
 }
+
+// TestOptionsParse: -h comes back as flag.ErrHelp itself; every other
+// problem wraps the command's usage sentinel, the shared checks running
+// before the command's own.
+func TestOptionsParse(t *testing.T) {
+	errUsage := errors.New("t: usage")
+	errOwn := errors.New("own check")
+	for _, c := range []struct {
+		args []string
+		own  error
+		want string // "" for valid, "help" for flag.ErrHelp
+	}{
+		{nil, nil, ""},
+		{[]string{"-h"}, nil, "help"},
+		{[]string{"-nope"}, nil, "not defined"},
+		{[]string{"-frames", "5", "extra"}, nil, `unexpected argument "extra"`},
+		{[]string{"-sprites", "0"}, errOwn, "-sprites 0"},
+		{nil, errOwn, "own check"},
+	} {
+		o := scene.Options{Sprites: 300, Audio: "auto", Log: "text"}
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		o.Register(fs, "frames")
+		err := o.Parse(fs, c.args, errUsage, func() error { return c.own })
+		switch c.want {
+		case "":
+			if err != nil {
+				t.Errorf("%v: %v", c.args, err)
+			}
+		case "help":
+			if err != flag.ErrHelp {
+				t.Errorf("%v: %v, want flag.ErrHelp itself", c.args, err)
+			}
+		default:
+			if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%v: %v, want the usage error mentioning %q", c.args, err, c.want)
+			}
+		}
+	}
+}

@@ -63,7 +63,6 @@ type Audio struct {
 	// Music is the looping voice Open started.
 	Music voices.Handle
 
-	pcm   [Effects + 1][]byte
 	banks [Effects + 1]*voices.Bank
 	clips [Effects + 1]voices.Clip
 }
@@ -108,7 +107,7 @@ func OpenAudio(mode string, logger *slog.Logger) (*Audio, error) {
 // load makes a bank and a clip over each sound. All of it happens before
 // any frame runs.
 func (a *Audio) load() error {
-	for i := range a.pcm {
+	for i := range a.banks {
 		var f voices.Format
 		var mem []byte
 		var err error
@@ -133,7 +132,7 @@ func (a *Audio) load() error {
 		if err != nil {
 			return fmt.Errorf("scene: clip %d: %w", i, err)
 		}
-		a.pcm[i], a.banks[i], a.clips[i] = mem, bank, clip
+		a.banks[i], a.clips[i] = bank, clip
 	}
 	h, err := a.Engine.Play(a.clips[Effects], voices.PlayDesc{Volume: 0.3, Loop: true, Protected: true, Priority: 100})
 	if err != nil {
@@ -161,17 +160,14 @@ func (a *Audio) Play(sound int, volume, pan float32) error {
 // reads any bank's memory.
 func (a *Audio) StopAll() error { return a.Engine.StopAll(time.Second) }
 
-// ReleaseBanks is the second: every bank proves it has no readers, then
-// the memory is dropped.
+// ReleaseBanks is the second: every bank proves it has no readers and
+// refuses new voices from then on, so nothing reads the memory again.
 func (a *Audio) ReleaseBanks() error {
 	var errs []error
 	for _, b := range a.banks {
 		if err := b.Release(time.Second); err != nil {
 			errs = append(errs, err)
 		}
-	}
-	if len(errs) == 0 {
-		a.pcm = [Effects + 1][]byte{}
 	}
 	return errors.Join(errs...)
 }

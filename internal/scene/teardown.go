@@ -34,11 +34,12 @@ const (
 // that reaches these owners has stopped.
 func Plan(logger *slog.Logger, a *Audio, r *Render, textures *Textures) (*teardown.Plan, error) {
 	td := teardown.New(logger)
-	steps := []struct {
+	type step struct {
 		name  string
 		fn    func() error
 		after []string
-	}{
+	}
+	steps := []step{
 		{StageStopAll, a.StopAll, nil},
 		{StageSoundMemory, a.ReleaseBanks, []string{StageStopAll}},
 		{StageAudioDevice, a.Close, []string{StageSoundMemory}},
@@ -54,11 +55,7 @@ func Plan(logger *slog.Logger, a *Audio, r *Render, textures *Textures) (*teardo
 		{StageFrames, r.Clock.Close, []string{StageDescriptors, StageUpload}},
 	}
 	if r.Window != nil {
-		steps = append(steps, struct {
-			name  string
-			fn    func() error
-			after []string
-		}{StageGL, r.Window.Close, []string{StageFrames}})
+		steps = append(steps, step{StageGL, r.Window.Close, []string{StageFrames}})
 	}
 	for _, s := range steps {
 		if err := td.Add(s.name, s.fn, s.after...); err != nil {

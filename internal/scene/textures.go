@@ -66,7 +66,8 @@ type TextureStats struct {
 	Swaps       uint64 // quality swaps
 	Levels      uint64 // level transitions
 	// Recycled is the slots churn got back from the heap's free list
-	// rather than from never-used slots.
+	// rather than from never-used slots: the heap's recycling since the
+	// load, as the population is the heap's only user.
 	Recycled uint64
 	Failures uint64 // refused Creates and Frees; Err holds the first
 }
@@ -87,9 +88,10 @@ type Textures struct {
 	high    bool
 	levelNo uint64
 
-	pix      []byte // scratch, large enough for any texture made here
-	stats    TextureStats
-	firstErr error
+	pix       []byte // scratch, large enough for any texture made here
+	stats     TextureStats
+	recycled0 uint64 // the heap's Recycled once the load was done
+	firstErr  error
 }
 
 // NewTextures loads the population through tx at the given font scale
@@ -121,7 +123,7 @@ func NewTextures(tx Texturer, heap *descriptors.Heap, fontScale int) (*Textures,
 	if t.firstErr != nil {
 		return nil, fmt.Errorf("scene: loading textures: %w", t.firstErr)
 	}
-	t.stats.Recycled = 0
+	t.recycled0 = heap.Stats().Recycled
 	return t, nil
 }
 
@@ -147,7 +149,11 @@ func (t *Textures) Atlas() *font.Atlas { return &t.atlas }
 func (t *Textures) High() bool { return t.high }
 
 // Stats returns the population's counters.
-func (t *Textures) Stats() TextureStats { return t.stats }
+func (t *Textures) Stats() TextureStats {
+	s := t.stats
+	s.Recycled = t.heap.Stats().Recycled - t.recycled0
+	return s
+}
 
 // Err returns the first refused Create or Free, or nil.
 func (t *Textures) Err() error { return t.firstErr }
@@ -160,15 +166,11 @@ func (t *Textures) RebakeFont(scale int) error {
 	if err != nil {
 		return fmt.Errorf("scene: font rebake: %w", err)
 	}
-	for i := range t.font {
-		t.free(&t.font[i])
-	}
+	t.freeAll(t.font[:])
 	t.atlas = a
-	before := t.recycledNow()
 	if err := t.bake(); err != nil {
 		return err
 	}
-	t.stats.Recycled += t.recycledNow() - before
 	t.stats.Rebakes++
 	return t.firstErr
 }
@@ -187,13 +189,9 @@ func (t *Textures) bake() error {
 // SwapQuality replaces the quality textures at the other resolution. It
 // returns Err if anything was refused.
 func (t *Textures) SwapQuality() error {
-	for i := range t.quality {
-		t.free(&t.quality[i])
-	}
+	t.freeAll(t.quality[:])
 	t.high = !t.high
-	before := t.recycledNow()
 	t.loadQuality()
-	t.stats.Recycled += t.recycledNow() - before
 	t.stats.Swaps++
 	return t.firstErr
 }
@@ -213,13 +211,9 @@ func (t *Textures) loadQuality() {
 // NextLevel frees the level's textures and loads the next level's. It
 // returns Err if anything was refused.
 func (t *Textures) NextLevel() error {
-	for i := range t.level {
-		t.free(&t.level[i])
-	}
+	t.freeAll(t.level[:])
 	t.levelNo++
-	before := t.recycledNow()
 	t.loadLevel()
-	t.stats.Recycled += t.recycledNow() - before
 	t.stats.Levels++
 	return t.firstErr
 }
@@ -241,15 +235,9 @@ func (t *Textures) loadLevel() {
 // anything was refused, then or before.
 func (t *Textures) Release() error {
 	t.free(&t.white)
-	for i := range t.font {
-		t.free(&t.font[i])
-	}
-	for i := range t.quality {
-		t.free(&t.quality[i])
-	}
-	for i := range t.level {
-		t.free(&t.level[i])
-	}
+	t.freeAll(t.font[:])
+	t.freeAll(t.quality[:])
+	t.freeAll(t.level[:])
 	return t.firstErr
 }
 
@@ -274,6 +262,12 @@ func (t *Textures) free(h *descriptors.Handle) {
 	t.stats.Freed++
 }
 
+func (t *Textures) freeAll(hs []descriptors.Handle) {
+	for i := range hs {
+		t.free(&hs[i])
+	}
+}
+
 // fail counts a refused Create or Free and keeps the first error. The
 // heap's error is its own and describes only its latest refusal, so the
 // first one is copied out (a failure path: the caller fails on it).
@@ -283,8 +277,6 @@ func (t *Textures) fail(err error) {
 		t.firstErr = fmt.Errorf("%w", err)
 	}
 }
-
-func (t *Textures) recycledNow() uint64 { return t.heap.Stats().Recycled }
 
 // FontSlots lists the atlas pages' slot indices, "3-16" when they are
 // consecutive, for a log line or a panel. It allocates: call it once per
