@@ -95,11 +95,6 @@ type Heap struct {
 	// call that checked the slot. A live slot's mark is from an earlier
 	// call or 0 (Create hands out zeroed entries), and 64 bits never wrap.
 	batch uint64
-	// inUse is live plus pending slots, the figure the occupancy levels
-	// watch: Alloc raises it, Free leaves it (a pending slot is as
-	// unavailable as a live one), a reclaim lowers it. The pool knows it
-	// too, but reading it there cost Alloc more than this counter does.
-	inUse int
 	// refused counts refused Alloc and AllocN calls. Every other counter
 	// is the pool's or follows from the pool's, so Alloc, Free and the
 	// reclaim keep none of their own (BenchmarkChurn).
@@ -174,7 +169,7 @@ func (h *Heap) Alloc() (Handle, error) {
 	if err != nil {
 		return Handle{}, h.exhausted(1)
 	}
-	if h.inUse++; h.inUse >= h.occupancy.warnAt {
+	if h.inUse() >= h.occupancy.warnAt {
 		h.occupancy.cross(h)
 	}
 	return Handle{ph}, nil
@@ -197,7 +192,7 @@ func (h *Heap) AllocN(dst []Handle) error {
 		}
 		dst[i] = Handle{ph}
 	}
-	if h.inUse += len(dst); h.inUse >= h.occupancy.warnAt {
+	if h.inUse() >= h.occupancy.warnAt {
 		h.occupancy.cross(h)
 	}
 	return nil
@@ -280,7 +275,6 @@ func (h *Heap) reclaim(completed uint64) {
 		return
 	}
 	for n > 0 {
-		h.inUse -= n
 		if h.releaser != nil {
 			for _, i := range h.reclaimed[:n] {
 				h.releaser.ReleaseSlot(int(i))
@@ -291,10 +285,14 @@ func (h *Heap) reclaim(completed uint64) {
 		}
 		n = h.pool.ReclaimInto(completed, h.reclaimed[:])
 	}
-	if h.inUse < h.occupancy.rearmAt {
+	if h.inUse() < h.occupancy.rearmAt {
 		h.occupancy.rearm(h)
 	}
 }
+
+// inUse returns the live plus pending slots, the figure the occupancy
+// levels watch: a pending slot is as unavailable as a live one.
+func (h *Heap) inUse() int { return h.pool.Len() + h.pool.Pending() }
 
 // refuse fills the heap's error for a refusal that names only its kind,
 // the call and the handle.
@@ -369,9 +367,9 @@ func (h *Heap) Close() error {
 	if h.closed {
 		return nil
 	}
-	if st := h.pool.Stats(); st.InUse > 0 || st.Pending > 0 {
+	if live, pending := h.pool.Len(), h.pool.Pending(); live > 0 || pending > 0 {
 		return fmt.Errorf("%w: heap %q has %d live and %d pending slots (free them, then Drain the clock)",
-			ErrInUse, h.name, st.InUse, st.Pending)
+			ErrInUse, h.name, live, pending)
 	}
 	if err := h.clock.Unfollow(&h.follow); err != nil {
 		return fmt.Errorf("descriptors: %w", err)

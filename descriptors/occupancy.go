@@ -119,7 +119,7 @@ func (o *occupancy) levels(h *Heap) {
 // cross warns for each armed level that occupancy has reached. The heap
 // calls it when its in-use count reaches warnAt.
 func (o *occupancy) cross(h *Heap) {
-	n, c := h.inUse, h.pool.Cap()
+	n, c := h.inUse(), h.pool.Cap()
 	for i, lvl := range warnLevels {
 		if o.armed[i] && n >= atLeast(lvl, c) {
 			o.armed[i] = false
@@ -133,7 +133,7 @@ func (o *occupancy) cross(h *Heap) {
 // rearm re-arms each level occupancy has dropped clearly below. The heap
 // calls it when its in-use count falls below rearmAt, and Grow.
 func (o *occupancy) rearm(h *Heap) {
-	n, c := h.inUse, h.pool.Cap()
+	n, c := h.inUse(), h.pool.Cap()
 	for i, lvl := range warnLevels {
 		if !o.armed[i] && n < atLeast(lvl-Hysteresis, c) {
 			o.armed[i] = true

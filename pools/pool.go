@@ -305,6 +305,10 @@ func (p *Pool[T]) Grow(capacity int) error {
 // Len returns the number of live elements.
 func (p *Pool[T]) Len() int { return p.live }
 
+// Pending returns the number of pending slots: ended by DestroyAfter and
+// waiting for Reclaim.
+func (p *Pool[T]) Pending() int { return p.pending }
+
 // Cap returns the pool's capacity, fixed at construction and raised only
 // by Grow.
 func (p *Pool[T]) Cap() int { return len(p.elems) }
