@@ -295,11 +295,13 @@ func (h *Heap) refuse(kind error, op string, hd Handle) error {
 	return &h.err
 }
 
-// badHandle is refuse for a handle the pool rejected: zero, out of range
-// or forged handles are invalid, others stale.
+// badHandle is refuse for a handle the pool rejected: one whose index is
+// outside the heap is invalid (the zero Handle's index, 0xFFFFFFFF, is
+// outside every heap, and a Handle can hold no other bits than the pool's
+// or the zero Handle's), others stale. It is the pool's own rule.
 func (h *Heap) badHandle(op string, hd Handle) error {
 	kind := ErrStaleHandle
-	if hd.IsZero() || int64(hd.Index()) >= int64(h.pool.Cap()) || hd.Generation()&1 == 0 {
+	if uint(hd.Index()) >= uint(h.pool.Cap()) {
 		kind = ErrInvalidHandle
 	}
 	return h.refuse(kind, op, hd)
