@@ -142,7 +142,6 @@ func NewHeap(d HeapDesc) (*Heap, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
 	h := &Heap{pool: pool, clock: d.Clock, releaser: d.Releaser, name: d.Name}
-	h.err.heap = d.Name
 	h.follow.h = h
 	if err := d.Clock.Follow(&h.follow); err != nil {
 		return nil, fmt.Errorf("descriptors: %w", err)
