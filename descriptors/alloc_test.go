@@ -9,13 +9,12 @@ import (
 )
 
 func TestSteadyFramesDoNotAllocate(t *testing.T) {
-	testenv.SkipUnderRace(t)
 	r := newRig(t, descriptors.HeapDesc{})
 	r.begin()
 	base := r.alloc(239)
 	r.end()
 	batch := make([]descriptors.Handle, 8)
-	n := testing.AllocsPerRun(1000, func() {
+	testenv.NoAllocs(t, "a frame of heap work", 1000, func() {
 		if _, err := r.clock.BeginFrame(); err != nil {
 			t.Fatal(err)
 		}
@@ -41,9 +40,6 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 		}
 		r.gpuCatchUp()
 	})
-	if n != 0 {
-		t.Errorf("%v allocations per frame of heap work, want 0", n)
-	}
 	if st := r.heap.Stats(); st.Live != len(base) || st.Recycled == 0 {
 		t.Errorf("after the run: %v", st)
 	}
@@ -53,7 +49,6 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 // build and drop an error. It allocated once per stale handle before
 // Valid stopped going through Get.
 func TestValidDoesNotAllocate(t *testing.T) {
-	testenv.SkipUnderRace(t)
 	r := newRig(t, descriptors.HeapDesc{})
 	r.begin()
 	live := r.alloc(2)
@@ -64,12 +59,9 @@ func TestValidDoesNotAllocate(t *testing.T) {
 	var zero descriptors.Handle
 	stale := live[1]
 	var answers [3]bool
-	n := testing.AllocsPerRun(1000, func() {
+	testenv.NoAllocs(t, "Valid", 1000, func() {
 		answers = [3]bool{r.heap.Valid(live[0]), r.heap.Valid(stale), r.heap.Valid(zero)}
 	})
-	if n != 0 {
-		t.Errorf("Valid made %v allocations per run, want 0", n)
-	}
 	if answers != [3]bool{true, false, false} {
 		t.Errorf("Valid(live, stale, zero) = %v, want [true false false]", answers)
 	}

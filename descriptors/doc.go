@@ -62,10 +62,9 @@
 // sampler uniform names the unit. The slot index is what a renderer sorts
 // and batches draws by. Engines that want to index many textures in one
 // draw use a texture array and a layer index instead; the slot table
-// serves either, since it only hands out indices. glctx detects
-// ARB_bindless_texture and reports it (Info.Bindless); steadyframe does not
-// use it, because no driver in CI offers it and an untested path is not
-// shipped.
+// serves either, since it only hands out indices. steadyframe does not
+// use ARB_bindless_texture, because no driver in CI offers it and an
+// untested path is not shipped.
 //
 // # Ownership
 //

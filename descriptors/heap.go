@@ -95,11 +95,6 @@ type Heap struct {
 	// call that checked the slot. A live slot's mark is from an earlier
 	// call or 0 (Create hands out zeroed entries), and 64 bits never wrap.
 	batch uint64
-	// inUse is live plus pending slots, the figure the occupancy levels
-	// watch: Alloc raises it, Free leaves it (a pending slot is as
-	// unavailable as a live one), a reclaim lowers it. The pool knows it
-	// too, but reading it there cost Alloc more than this counter does.
-	inUse int
 	// refused counts refused Alloc and AllocN calls. Every other counter
 	// is the pool's or follows from the pool's, so Alloc, Free and the
 	// reclaim keep none of their own (BenchmarkChurn).
@@ -147,7 +142,6 @@ func NewHeap(d HeapDesc) (*Heap, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
 	h := &Heap{pool: pool, clock: d.Clock, releaser: d.Releaser, name: d.Name}
-	h.err.heap = d.Name
 	h.follow.h = h
 	if err := d.Clock.Follow(&h.follow); err != nil {
 		return nil, fmt.Errorf("descriptors: %w", err)
@@ -174,7 +168,7 @@ func (h *Heap) Alloc() (Handle, error) {
 	if err != nil {
 		return Handle{}, h.exhausted(1)
 	}
-	if h.inUse++; h.inUse >= h.occupancy.warnAt {
+	if h.inUse() >= h.occupancy.warnAt {
 		h.occupancy.cross(h)
 	}
 	return Handle{ph}, nil
@@ -197,7 +191,7 @@ func (h *Heap) AllocN(dst []Handle) error {
 		}
 		dst[i] = Handle{ph}
 	}
-	if h.inUse += len(dst); h.inUse >= h.occupancy.warnAt {
+	if h.inUse() >= h.occupancy.warnAt {
 		h.occupancy.cross(h)
 	}
 	return nil
@@ -268,19 +262,13 @@ func (h *Heap) FreeN(hs []Handle) error {
 // reclaim returns to the free list every pending slot whose frame is at
 // or below completed, in the order they were freed, calling the
 // SlotReleaser for each. Only the clock calls it (Follower.Retired), with
-// its own Completed. It does not allocate.
+// its own Completed, and never after Close, which unfollows the clock. It
+// does not allocate.
 func (h *Heap) reclaim(completed uint64) {
-	if h.closed {
-		return
-	}
 	// Up to 64 slots a call, in one loop inside the pool: about half the
 	// instructions per slot of a Reclaim per slot (BenchmarkChurn).
-	n := h.pool.ReclaimInto(completed, h.reclaimed[:])
-	if n == 0 {
-		return
-	}
-	for n > 0 {
-		h.inUse -= n
+	for {
+		n := h.pool.ReclaimInto(completed, h.reclaimed[:])
 		if h.releaser != nil {
 			for _, i := range h.reclaimed[:n] {
 				h.releaser.ReleaseSlot(int(i))
@@ -289,12 +277,15 @@ func (h *Heap) reclaim(completed uint64) {
 		if n < len(h.reclaimed) {
 			break
 		}
-		n = h.pool.ReclaimInto(completed, h.reclaimed[:])
 	}
-	if h.inUse < h.occupancy.rearmAt {
+	if h.inUse() < h.occupancy.rearmAt {
 		h.occupancy.rearm(h)
 	}
 }
+
+// inUse returns the live plus pending slots, the figure the occupancy
+// levels watch: a pending slot is as unavailable as a live one.
+func (h *Heap) inUse() int { return h.pool.Len() + h.pool.Pending() }
 
 // refuse fills the heap's error for a refusal that names only its kind,
 // the call and the handle.
@@ -303,11 +294,13 @@ func (h *Heap) refuse(kind error, op string, hd Handle) error {
 	return &h.err
 }
 
-// badHandle is refuse for a handle the pool rejected: zero, out of range
-// or forged handles are invalid, others stale.
+// badHandle is refuse for a handle the pool rejected: one whose index is
+// outside the heap is invalid (the zero Handle's index, 0xFFFFFFFF, is
+// outside every heap, and a Handle can hold no other bits than the pool's
+// or the zero Handle's), others stale. It is the pool's own rule.
 func (h *Heap) badHandle(op string, hd Handle) error {
 	kind := ErrStaleHandle
-	if hd.IsZero() || int64(hd.Index()) >= int64(h.pool.Cap()) || hd.Generation()&1 == 0 {
+	if uint(hd.Index()) >= uint(h.pool.Cap()) {
 		kind = ErrInvalidHandle
 	}
 	return h.refuse(kind, op, hd)
@@ -369,9 +362,9 @@ func (h *Heap) Close() error {
 	if h.closed {
 		return nil
 	}
-	if st := h.pool.Stats(); st.InUse > 0 || st.Pending > 0 {
+	if live, pending := h.pool.Len(), h.pool.Pending(); live > 0 || pending > 0 {
 		return fmt.Errorf("%w: heap %q has %d live and %d pending slots (free them, then Drain the clock)",
-			ErrInUse, h.name, st.InUse, st.Pending)
+			ErrInUse, h.name, live, pending)
 	}
 	if err := h.clock.Unfollow(&h.follow); err != nil {
 		return fmt.Errorf("descriptors: %w", err)

@@ -31,7 +31,6 @@ var warnLevels = [...]int{WarnLevel1, WarnLevel2}
 // reclaim pay one comparison, not a multiplication per level.
 type occupancy struct {
 	base     *slog.Logger // the user's Logger, or slog.Default()
-	name     string
 	log      *slog.Logger // base with heap and capacity bound
 	interval time.Duration
 	now      func() time.Time
@@ -54,8 +53,8 @@ func (o *occupancy) init(d HeapDesc) {
 	if log == nil {
 		log = slog.Default()
 	}
-	o.base, o.name = log, d.Name
-	o.bind(d.Capacity)
+	o.base = log
+	o.bind(d.Name, d.Capacity)
 	o.interval = d.LogInterval
 	o.now = d.Now
 	if o.now == nil {
@@ -71,8 +70,8 @@ func (o *occupancy) init(d HeapDesc) {
 // WithAttrs, rather than in every record: that leaves the record's
 // per-line numbers within the attributes slog.Record stores inline. Only
 // Grow changes the capacity, and it binds again.
-func (o *occupancy) bind(capacity int) {
-	o.log = o.base.With(slog.String("heap", o.name), slog.Int("capacity", capacity))
+func (o *occupancy) bind(name string, capacity int) {
+	o.log = o.base.With(slog.String("heap", name), slog.Int("capacity", capacity))
 }
 
 // grownMsg is the message of the record Grow logs.
@@ -85,7 +84,7 @@ const grownMsg = "descriptors: heap grown"
 func (o *occupancy) grown(h *Heap, old int) {
 	st := h.pool.Stats()
 	o.base.LogAttrs(context.Background(), slog.LevelInfo, grownMsg,
-		slog.String("heap", o.name),
+		slog.String("heap", h.name),
 		slog.Int("old_capacity", old),
 		slog.Int("capacity", st.Capacity),
 		slog.Int("live", st.InUse),
@@ -93,7 +92,7 @@ func (o *occupancy) grown(h *Heap, old int) {
 		slog.Int("peak", st.PeakInUse),
 		slog.Int("high_water", st.HighWater),
 	)
-	o.bind(st.Capacity)
+	o.bind(h.name, st.Capacity)
 	o.levels(h)
 	o.rearm(h)
 }
@@ -119,7 +118,7 @@ func (o *occupancy) levels(h *Heap) {
 // cross warns for each armed level that occupancy has reached. The heap
 // calls it when its in-use count reaches warnAt.
 func (o *occupancy) cross(h *Heap) {
-	n, c := h.inUse, h.pool.Cap()
+	n, c := h.inUse(), h.pool.Cap()
 	for i, lvl := range warnLevels {
 		if o.armed[i] && n >= atLeast(lvl, c) {
 			o.armed[i] = false
@@ -133,7 +132,7 @@ func (o *occupancy) cross(h *Heap) {
 // rearm re-arms each level occupancy has dropped clearly below. The heap
 // calls it when its in-use count falls below rearmAt, and Grow.
 func (o *occupancy) rearm(h *Heap) {
-	n, c := h.inUse, h.pool.Cap()
+	n, c := h.inUse(), h.pool.Cap()
 	for i, lvl := range warnLevels {
 		if !o.armed[i] && n < atLeast(lvl-Hysteresis, c) {
 			o.armed[i] = true

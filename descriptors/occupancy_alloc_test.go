@@ -117,7 +117,6 @@ func (o *occupancyRig) frame() {
 // allocate nothing on the heap's side, also after a GC has emptied every
 // pool; a level the Logger drops costs nothing either.
 func TestOccupancyLoggingDoesNotAllocate(t *testing.T) {
-	testenv.SkipUnderRace(t)
 	const runs = 200
 	n := &logCounts{}
 	o := newOccupancyRig(t, &countingHandler{min: slog.LevelInfo, n: n})
@@ -129,10 +128,8 @@ func TestOccupancyLoggingDoesNotAllocate(t *testing.T) {
 			runtime.GC()
 		}
 		warn, info := n.warn, n.info
-		if allocs := testing.AllocsPerRun(runs, o.frame); allocs != 0 {
-			t.Errorf("round %d (after GC: %v): %v allocations per logging frame, want 0", round, gc, allocs)
-		}
-		// AllocsPerRun calls the frame once more to warm up.
+		testenv.NoAllocs(t, fmt.Sprintf("round %d (after GC: %v): a logging frame", round, gc), runs, o.frame)
+		// NoAllocs calls the frame once more to warm up.
 		if got := n.warn - warn; got != 2*(runs+1) {
 			t.Errorf("round %d: %d warnings in %d frames, want two a frame", round, got, runs+1)
 		}
@@ -153,9 +150,7 @@ func TestOccupancyLoggingDoesNotAllocate(t *testing.T) {
 
 	quietN := &logCounts{}
 	q := newOccupancyRig(t, &countingHandler{min: slog.LevelError, n: quietN})
-	if allocs := testing.AllocsPerRun(runs, q.frame); allocs != 0 {
-		t.Errorf("%v allocations per frame with the levels disabled, want 0", allocs)
-	}
+	testenv.NoAllocs(t, "a frame with the levels disabled", runs, q.frame)
 	if quietN.warn+quietN.info != 0 {
 		t.Errorf("disabled levels reached the handler: %+v", quietN)
 	}

@@ -305,8 +305,9 @@ func (m *poolModel) check(p *Pool[fuzzElem]) error {
 	if got := p.Stats(); got != want {
 		return fmt.Errorf("Stats = %+v, model %+v", got, want)
 	}
-	if p.Len() != live || p.Cap() != len(m.slots) {
-		return fmt.Errorf("Len, Cap = %d, %d; model %d, %d", p.Len(), p.Cap(), live, len(m.slots))
+	if p.Len() != live || p.Pending() != want.Pending || p.Cap() != len(m.slots) {
+		return fmt.Errorf("Len, Pending, Cap = %d, %d, %d; model %d, %d, %d",
+			p.Len(), p.Pending(), p.Cap(), live, want.Pending, len(m.slots))
 	}
 	if got := freeList(p); len(got) != len(m.free) || !slices.EqualFunc(got, m.free, func(g uint32, w int) bool { return int(g) == w }) {
 		return fmt.Errorf("free list %v, model %v", got, m.free)

@@ -71,7 +71,7 @@ type Pool[T any] struct {
 	head uint32
 
 	// live counts live elements and peak is its maximum; the free count
-	// is derived (freeCount). Create and Destroy sit at the inlining
+	// is derived (Available). Create and Destroy sit at the inlining
 	// budget (TestHotPathsInline). The peak test is a branch, not max(),
 	// which stores on every Create (two instructions more per op in
 	// BenchmarkPoolCompare); the hot paths copy p.slots into a local
@@ -135,16 +135,13 @@ func (p *Pool[T]) resetFreeList() {
 	}
 }
 
-// freeCount returns the number of slots on the free list.
-func (p *Pool[T]) freeCount() int {
+// Available returns the number of slots Create can take now, the length
+// of the free list: those that are neither live, pending, reserved nor
+// retired. A batch that must be admitted all or nothing checks it first;
+// Reserve does the same and holds the slots too.
+func (p *Pool[T]) Available() int {
 	return len(p.slots) - p.live - p.pending - p.resv.unclaimed - p.retired
 }
-
-// Available returns the number of slots Create can take now: those that
-// are neither live, pending, reserved nor retired. A batch that must be
-// admitted all or nothing checks it first; Reserve does the same and
-// holds the slots too.
-func (p *Pool[T]) Available() int { return p.freeCount() }
 
 // push puts free slot i on top of the free list.
 func (p *Pool[T]) push(i uint32) {
@@ -304,6 +301,10 @@ func (p *Pool[T]) Grow(capacity int) error {
 
 // Len returns the number of live elements.
 func (p *Pool[T]) Len() int { return p.live }
+
+// Pending returns the number of pending slots: ended by DestroyAfter and
+// waiting for Reclaim.
+func (p *Pool[T]) Pending() int { return p.pending }
 
 // Cap returns the pool's capacity, fixed at construction and raised only
 // by Grow.

@@ -398,8 +398,8 @@ func freeList[T any](p *Pool[T]) []uint32 {
 	for i := p.head; i != noSlot && len(top) <= len(p.slots); i = p.slots[i].next {
 		top = append(top, i)
 	}
-	if len(top) != p.freeCount() {
-		panic(fmt.Sprintf("free list %v holds %d slots; the free count is %d", top, len(top), p.freeCount()))
+	if len(top) != p.Available() {
+		panic(fmt.Sprintf("free list %v holds %d slots; the free count is %d", top, len(top), p.Available()))
 	}
 	slices.Reverse(top)
 	return top

@@ -101,7 +101,7 @@ func (p *Pool[T]) Reserve(n int) (Reservation[T], error) {
 	switch {
 	case n < 1:
 		return Reservation[T]{}, p.errs.count
-	case n > p.freeCount():
+	case n > p.Available():
 		p.refused++
 		return Reservation[T]{}, p.errs.exhausted
 	case n > cap(r.entries)-len(r.entries):
