@@ -203,10 +203,12 @@ func (st *state) any(x any) {
 		st.str(x.String())
 	case *slog.Source:
 		if st.json {
+			// Escaped as every other JSON string: strconv's Go quoting
+			// writes \x escapes, which JSON does not have.
 			st.b = append(st.b, `{"function":`...)
-			st.b = strconv.AppendQuote(st.b, x.Function)
+			st.str(x.Function)
 			st.b = append(st.b, `,"file":`...)
-			st.b = strconv.AppendQuote(st.b, x.File)
+			st.str(x.File)
 			st.b = append(st.b, `,"line":`...)
 			st.b = strconv.AppendInt(st.b, int64(x.Line), 10)
 			st.b = append(st.b, '}')
@@ -274,11 +276,28 @@ func bytesNeedQuote(b []byte) bool {
 	return false
 }
 
-// appendEscaped writes s as the inside of a JSON string.
+// appendEscaped writes s as the inside of a JSON string, escaped as
+// slog.JSONHandler escapes it: a byte that is not valid UTF-8 becomes
+// \ufffd (so the line stays valid JSON), and U+2028 and U+2029 are
+// escaped, as encoding/json does.
 func appendEscaped(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				b = append(b, `\ufffd`...)
+			case r == '\u2028' || r == '\u2029':
+				b = append(b, `\u202`...)
+				b = append(b, hex[r&0xf])
+			default:
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+			continue
+		}
 		switch {
 		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
@@ -293,6 +312,7 @@ func appendEscaped(b []byte, s string) []byte {
 		default:
 			b = append(b, c)
 		}
+		i++
 	}
 	return b
 }
