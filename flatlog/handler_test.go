@@ -113,7 +113,8 @@ func TestMatchesStandardHandlers(t *testing.T) {
 			slog.Group("empty"), slog.Group("", slog.Int("inl", 2)), slog.Time("at", when), slog.Float64("f", 1e21)}},
 		{slog.LevelInfo, "any", []slog.Attr{slog.Any("err", errors.New("boom")), slog.Any("lvl", slog.LevelWarn)}},
 		{slog.LevelInfo, "bytes \xff, U+2028 \u2028", []slog.Attr{slog.String("bad\xfe", "a\xffb"), slog.String("ls", "a\u2028b\u2029"),
-			slog.String("bs", `a\b`), slog.Any("src", &slog.Source{Function: "f\xff", File: "a\u2028.go", Line: 3})}},
+			slog.String("del", "a\x7fb"), slog.String("bs", `a\b`), slog.Any("src", &slog.Source{Function: "f\xff", File: "a\u2028.go", Line: 3}),
+			slog.Group("é", slog.Int("x", 1), slog.Int("", 2)), slog.Group("a b", slog.Int("y", 3))}},
 	}
 	for _, f := range []flatlog.Format{flatlog.FormatText, flatlog.FormatJSON} {
 		opts := &slog.HandlerOptions{Level: slog.LevelDebug}

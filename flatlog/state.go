@@ -132,14 +132,21 @@ func (st *state) key(k string) {
 		st.b = append(st.b, ' ')
 	}
 	st.sep = true
-	if len(st.prefix) == 0 && !needsQuote(k) {
-		st.b = append(st.b, k...)
-	} else if len(st.prefix) > 0 && !needsQuote(k) && !bytesNeedQuote(st.prefix) {
-		st.b = append(append(st.b, st.prefix...), k...)
-	} else {
-		// Rare: a key that needs quoting. Building the joined key
-		// allocates, as slog.TextHandler does here too.
+	// As slog.TextHandler: the prefix and key are quoted together when
+	// either needs it.
+	quote := needsQuote(k)
+	for _, r := range string(st.prefix) { // no copy: the compiler ranges over the bytes
+		if quoteRune(r) {
+			quote = true
+			break
+		}
+	}
+	if quote {
+		// Rare. Building the joined key allocates, as slog.TextHandler
+		// does here too.
 		st.b = strconv.AppendQuote(st.b, string(st.prefix)+k)
+	} else {
+		st.b = append(append(st.b, st.prefix...), k...)
 	}
 	st.b = append(st.b, '=')
 }
@@ -260,20 +267,21 @@ func needsQuote(s string) bool {
 		return true
 	}
 	for _, r := range s {
-		if r == ' ' || r == '"' || r == '=' || r == utf8.RuneError || !unicode.IsPrint(r) {
+		if quoteRune(r) {
 			return true
 		}
 	}
 	return false
 }
 
-func bytesNeedQuote(b []byte) bool {
-	for _, c := range b {
-		if c <= ' ' || c == '"' || c == '=' || c >= utf8.RuneSelf {
-			return true
-		}
+// quoteRune reports a rune slog.TextHandler quotes a string for: in
+// ASCII a space, '"', '=' or a control character other than DEL;
+// beyond, a byte that is not UTF-8 or a rune that does not print.
+func quoteRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r <= ' ' || r == '"' || r == '='
 	}
-	return false
+	return r == utf8.RuneError || !unicode.IsPrint(r)
 }
 
 // appendEscaped writes s as the inside of a JSON string, escaped as
