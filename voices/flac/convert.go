@@ -59,8 +59,8 @@ type md5Hasher struct {
 	buf   []byte
 }
 
-func newMD5Hasher(bps int) md5Hasher {
-	return md5Hasher{h: md5.New(), width: (bps + 7) / 8}
+func newMD5Hasher(bps int) *md5Hasher {
+	return &md5Hasher{h: md5.New(), width: (bps + 7) / 8}
 }
 
 func (m *md5Hasher) add(sub []*frame.Subframe, n int) {
