@@ -8,10 +8,7 @@ import (
 	"slices"
 
 	"github.com/mewkiz/flac/frame"
-	"github.com/mewkiz/flac/meta"
 )
-
-type metaStreamInfo = meta.StreamInfo
 
 // appendFrame appends n frames of the subframes' samples, interleaved, as
 // 16-bit integers (bps ≤ 16, shifted up to full scale) or 32-bit floats

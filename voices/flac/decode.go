@@ -8,6 +8,7 @@ import (
 
 	mflac "github.com/mewkiz/flac"
 	"github.com/mewkiz/flac/frame"
+	"github.com/mewkiz/flac/meta"
 
 	"github.com/steadyframe/steadyframe/voices"
 )
@@ -161,7 +162,7 @@ type streamInfo struct {
 	md5      [md5.Size]byte
 }
 
-func newDecoder(si *metaStreamInfo, limit int) (*decoder, error) {
+func newDecoder(si *meta.StreamInfo, limit int) (*decoder, error) {
 	info := streamInfo{rate: si.SampleRate, channels: int(si.NChannels), bps: int(si.BitsPerSample), samples: si.NSamples, md5: si.MD5sum}
 	switch {
 	case info.channels > 2:
