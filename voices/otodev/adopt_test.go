@@ -176,14 +176,6 @@ func adopt(ctx *oto.Context, raw string, res *childResult) error {
 	return ctx.Err()
 }
 
-func fileSize(path string) (int64, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), nil
-}
-
 // sineF32 is the application's own endless float32 stereo tone at 48 kHz.
 type sineF32 struct {
 	freq, amp float64
