@@ -127,7 +127,7 @@ func (h *Handler) Handle(_ context.Context, r slog.Record) error {
 	}
 	if h.opts.ReplaceAttr == nil {
 		st.key(slog.LevelKey)
-		st.str(r.Level.String())
+		st.level(r.Level)
 	} else {
 		st.builtin(slog.Any(slog.LevelKey, r.Level))
 	}

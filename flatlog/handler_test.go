@@ -112,6 +112,8 @@ func TestMatchesStandardHandlers(t *testing.T) {
 		{slog.LevelDebug + 2, "groups", []slog.Attr{slog.Group("g", slog.Int("a", 1), slog.Group("h", slog.String("b", "c"))),
 			slog.Group("empty"), slog.Group("", slog.Int("inl", 2)), slog.Time("at", when), slog.Float64("f", 1e21)}},
 		{slog.LevelInfo, "any", []slog.Attr{slog.Any("err", errors.New("boom")), slog.Any("lvl", slog.LevelWarn)}},
+		{slog.LevelError + 9, "levels", []slog.Attr{slog.Any("d", slog.LevelDebug-3), slog.Any("i", slog.LevelInfo+1),
+			slog.Any("w", slog.LevelWarn+3), slog.Any("e", slog.LevelError)}},
 		{slog.LevelInfo, "bytes \xff, U+2028 \u2028", []slog.Attr{slog.String("bad\xfe", "a\xffb"), slog.String("ls", "a\u2028b\u2029"),
 			slog.String("del", "a\x7fb"), slog.String("bs", `a\b`), slog.Any("src", &slog.Source{Function: "f\xff", File: "a\u2028.go", Line: 3}),
 			slog.Group("é", slog.Int("x", 1), slog.Int("", 2)), slog.Group("a b", slog.Int("y", 3))}},
@@ -260,6 +262,10 @@ func TestSteadyRecordsAllocateNothing(t *testing.T) {
 		testenv.NoAllocs(t, "an occupancy record after a GC", 20, func() {
 			runtime.GC()
 			line()
+		})
+		// slog.Level.String builds "WARN+2" in a new string.
+		testenv.NoAllocs(t, "a record at a level between the named ones", 1000, func() {
+			l.LogAttrs(context.Background(), slog.LevelWarn+2, "nearly an error", slog.Any("was", slog.LevelInfo+1))
 		})
 	}
 }

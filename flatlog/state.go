@@ -203,11 +203,39 @@ func (st *state) time(t time.Time) {
 	st.b = append(st.b[:n+prefixLen], st.b[n+prefixLen+1:]...)
 }
 
+// level writes l as slog.Level.String spells it ("INFO", "WARN+2"),
+// without the string that builds for a level between the named ones.
+// No spelling needs quoting or escaping.
+func (st *state) level(l slog.Level) {
+	base, val := "ERROR", l-slog.LevelError
+	switch {
+	case l < slog.LevelInfo:
+		base, val = "DEBUG", l-slog.LevelDebug
+	case l < slog.LevelWarn:
+		base, val = "INFO", l-slog.LevelInfo
+	case l < slog.LevelError:
+		base, val = "WARN", l-slog.LevelWarn
+	}
+	if st.json {
+		st.b = append(st.b, '"')
+	}
+	st.b = append(st.b, base...)
+	if val > 0 {
+		st.b = append(st.b, '+')
+	}
+	if val != 0 {
+		st.b = strconv.AppendInt(st.b, int64(val), 10)
+	}
+	if st.json {
+		st.b = append(st.b, '"')
+	}
+}
+
 // any formats a KindAny value; only slog.Level avoids allocating.
 func (st *state) any(x any) {
 	switch x := x.(type) {
 	case slog.Level:
-		st.str(x.String())
+		st.level(x)
 	case *slog.Source:
 		if st.json {
 			// Escaped as every other JSON string: strconv's Go quoting
