@@ -111,6 +111,8 @@ func TestMatchesStandardHandlers(t *testing.T) {
 			slog.Duration("h", 90*time.Minute+3*time.Second+5*time.Millisecond), slog.Duration("neg", -time.Second)}},
 		{slog.LevelDebug + 2, "groups", []slog.Attr{slog.Group("g", slog.Int("a", 1), slog.Group("h", slog.String("b", "c"))),
 			slog.Group("empty"), slog.Group("", slog.Int("inl", 2)), slog.Time("at", when), slog.Float64("f", 1e21)}},
+		{slog.LevelInfo, "floats", []slog.Attr{slog.Float64("big", 1e20), slog.Float64("n", 123456789), slog.Float64("u", 1e-6),
+			slog.Float64("small", -1e-7), slog.Float64("tiny", 2.5e-300), slog.Float64("z", 0), slog.Float64("huge", -1.5e300)}},
 		{slog.LevelInfo, "any", []slog.Attr{slog.Any("err", errors.New("boom")), slog.Any("lvl", slog.LevelWarn)}},
 		{slog.LevelError + 9, "levels", []slog.Attr{slog.Any("d", slog.LevelDebug-3), slog.Any("i", slog.LevelInfo+1),
 			slog.Any("w", slog.LevelWarn+3), slog.Any("e", slog.LevelError)}},

@@ -161,14 +161,7 @@ func (st *state) value(v slog.Value) {
 	case slog.KindUint64:
 		st.b = strconv.AppendUint(st.b, v.Uint64(), 10)
 	case slog.KindFloat64:
-		f := v.Float64()
-		if st.json && (math.IsNaN(f) || math.IsInf(f, 0)) {
-			// JSON has no such numbers; write them as strings rather than
-			// fail the record.
-			st.str(strconv.FormatFloat(f, 'g', -1, 64))
-			return
-		}
-		st.b = strconv.AppendFloat(st.b, f, 'g', -1, 64)
+		st.float(v.Float64())
 	case slog.KindBool:
 		st.b = strconv.AppendBool(st.b, v.Bool())
 	case slog.KindDuration:
@@ -181,6 +174,34 @@ func (st *state) value(v slog.Value) {
 		st.time(v.Time())
 	default:
 		st.any(v.Any())
+	}
+}
+
+// float writes f as the standard handlers do: strconv's shortest 'g'
+// form in text; in JSON encoding/json's (json.Marshal, which
+// slog.JSONHandler calls): plain decimals from 1e-6 up to 1e21, an
+// exponent without a leading zero outside.
+func (st *state) float(f float64) {
+	if !st.json {
+		st.b = strconv.AppendFloat(st.b, f, 'g', -1, 64)
+		return
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		// JSON has no such numbers, and slog writes an !ERROR string
+		// for them; write them as strings instead.
+		st.b = append(st.b, '"')
+		st.b = strconv.AppendFloat(st.b, f, 'g', -1, 64)
+		st.b = append(st.b, '"')
+		return
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	st.b = strconv.AppendFloat(st.b, f, format, -1, 64)
+	if n := len(st.b); format == 'e' && st.b[n-4] == 'e' && st.b[n-3] == '-' && st.b[n-2] == '0' {
+		st.b[n-2] = st.b[n-1] // e-07 becomes e-7
+		st.b = st.b[:n-1]
 	}
 }
 
