@@ -114,6 +114,9 @@ func TestMatchesStandardHandlers(t *testing.T) {
 		{slog.LevelInfo, "floats", []slog.Attr{slog.Float64("big", 1e20), slog.Float64("n", 123456789), slog.Float64("u", 1e-6),
 			slog.Float64("small", -1e-7), slog.Float64("tiny", 2.5e-300), slog.Float64("z", 0), slog.Float64("huge", -1.5e300)}},
 		{slog.LevelInfo, "any", []slog.Attr{slog.Any("err", errors.New("boom")), slog.Any("lvl", slog.LevelWarn)}},
+		{slog.LevelInfo, "any values", []slog.Attr{slog.Any("pt", point{1, 2}), slog.Any("ptr", &point{3, 4}),
+			slog.Any("bytes", []byte("a b")), slog.Any("je", jsonError{}), slog.Any("html", map[string]string{"k": "<a&b>"}),
+			slog.Any("nil", nil), slog.Any("ints", []int{1, 2})}},
 		{slog.LevelError + 9, "levels", []slog.Attr{slog.Any("d", slog.LevelDebug-3), slog.Any("i", slog.LevelInfo+1),
 			slog.Any("w", slog.LevelWarn+3), slog.Any("e", slog.LevelError)}},
 		{slog.LevelInfo, "bytes \xff, U+2028 \u2028", []slog.Attr{slog.String("bad\xfe", "a\xffb"), slog.String("ls", "a\u2028b\u2029"),
@@ -145,6 +148,16 @@ func TestMatchesStandardHandlers(t *testing.T) {
 		}
 	}
 }
+
+// point is a struct value: slog.TextHandler writes its field names (%+v).
+type point struct{ X, Y int }
+
+// jsonError is an error that marshals itself: slog.JSONHandler writes its
+// JSON, not its message.
+type jsonError struct{}
+
+func (jsonError) Error() string                { return "json error" }
+func (jsonError) MarshalJSON() ([]byte, error) { return []byte(`{"code":7}`), nil }
 
 // FuzzDuration checks the allocation-free duration formatting against
 // time.Duration.String for any value.

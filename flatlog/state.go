@@ -1,11 +1,13 @@
 package flatlog
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math"
+	"reflect"
 	"strconv"
 	"time"
 	"unicode"
@@ -252,11 +254,14 @@ func (st *state) level(l slog.Level) {
 	}
 }
 
-// any formats a KindAny value; only slog.Level avoids allocating.
+// any formats a KindAny value as the standard handlers do; only
+// slog.Level, and an error whose message is already a string, avoid
+// allocating.
 func (st *state) any(x any) {
 	switch x := x.(type) {
 	case slog.Level:
 		st.level(x)
+		return
 	case *slog.Source:
 		if st.json {
 			// Escaped as every other JSON string: strconv's Go quoting
@@ -271,27 +276,51 @@ func (st *state) any(x any) {
 			return
 		}
 		st.str(x.File + ":" + strconv.Itoa(x.Line))
-	case error:
-		st.str(x.Error())
-	case encoding.TextMarshaler:
-		t, err := x.MarshalText()
+		return
+	}
+	if st.json {
+		// slog.JSONHandler: an error's message, unless the error
+		// marshals itself; anything else through encoding/json, without
+		// its HTML escaping.
+		if err, ok := x.(error); ok {
+			if _, m := x.(json.Marshaler); !m {
+				st.str(err.Error())
+				return
+			}
+		}
+		var j bytes.Buffer
+		enc := json.NewEncoder(&j)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(x); err != nil {
+			st.str("!ERROR:" + err.Error())
+			return
+		}
+		st.b = append(st.b, bytes.TrimSuffix(j.Bytes(), []byte("\n"))...)
+		return
+	}
+	// slog.TextHandler: MarshalText, a byte slice as a quoted string,
+	// anything else as %+v, which for an error that does not format
+	// itself is its Error.
+	if tm, ok := x.(encoding.TextMarshaler); ok {
+		t, err := tm.MarshalText()
 		if err != nil {
 			st.str("!ERROR:" + err.Error())
 			return
 		}
 		st.str(string(t))
-	default:
-		if st.json {
-			j, err := json.Marshal(x)
-			if err != nil {
-				st.str("!ERROR:" + err.Error())
-				return
-			}
-			st.b = append(st.b, j...)
+		return
+	}
+	if v := reflect.ValueOf(x); v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+		st.b = strconv.AppendQuote(st.b, string(v.Bytes()))
+		return
+	}
+	if err, ok := x.(error); ok {
+		if _, f := x.(fmt.Formatter); !f {
+			st.str(err.Error())
 			return
 		}
-		st.str(fmt.Sprint(x))
 	}
+	st.str(fmt.Sprintf("%+v", x))
 }
 
 // str writes s: a JSON string, or in text quoted only where needed, as
