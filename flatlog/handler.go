@@ -176,6 +176,3 @@ func source(pc uintptr) *slog.Source {
 	f, _ := fs.Next()
 	return &slog.Source{Function: f.Function, File: f.File, Line: f.Line}
 }
-
-// Options returns the options the handler was made with.
-func (h *Handler) Options() slog.HandlerOptions { return h.opts }
