@@ -78,13 +78,14 @@ func (h *Handler) Enabled(_ context.Context, l slog.Level) bool {
 // open now, before their own attributes. It formats as once, here, and
 // allocates.
 func (h *Handler) WithAttrs(as []slog.Attr) slog.Handler {
-	c := *h
-	c.groups = slices.Clip(h.groups)
-	st := c.state(slices.Clone(h.pre), nil, nil)
-	st.sep = true // the record's built-in fields precede pre
+	st := state{
+		b: slices.Clone(h.pre), json: h.json, opts: &h.opts,
+		sep:    true, // the record's built-in fields precede pre
+		groups: slices.Clone(h.groups), prefix: []byte(h.prefix),
+	}
 	// Open the groups not yet open in pre; keep them only if an
 	// attribute lands in them.
-	opened := st.openGroups(c.groups[h.preOpen:])
+	opened := st.openGroups(h.groups[h.preOpen:])
 	wrote := false
 	for _, a := range as {
 		wrote = st.attr(a) || wrote
@@ -92,6 +93,7 @@ func (h *Handler) WithAttrs(as []slog.Attr) slog.Handler {
 	if !wrote {
 		return h
 	}
+	c := *h
 	c.pre, c.preOpen = st.b, h.preOpen+opened
 	return &c
 }
@@ -125,7 +127,7 @@ func (h *Handler) Handle(_ context.Context, r slog.Record) error {
 	}
 	if h.opts.ReplaceAttr == nil {
 		st.key(slog.LevelKey)
-		st.str(r.Level.String())
+		st.level(r.Level)
 	} else {
 		st.builtin(slog.Any(slog.LevelKey, r.Level))
 	}
@@ -167,17 +169,6 @@ func (h *Handler) Handle(_ context.Context, r slog.Record) error {
 	return err
 }
 
-// state returns a formatting state over b. groups and prefix are the
-// scratch slices to build the group path in; nil makes new ones (for
-// WithAttrs, which may allocate).
-func (h *Handler) state(b []byte, groups []string, prefix []byte) state {
-	return state{
-		b: b, json: h.json, opts: &h.opts,
-		groups: append(groups, h.groups...),
-		prefix: append(prefix, h.prefix...),
-	}
-}
-
 // source builds the slog.Source for pc; the runtime's frame lookup
 // allocates, which is why AddSource is documented as allocating.
 func source(pc uintptr) *slog.Source {
@@ -185,6 +176,3 @@ func source(pc uintptr) *slog.Source {
 	f, _ := fs.Next()
 	return &slog.Source{Function: f.Function, File: f.File, Line: f.Line}
 }
-
-// Options returns the options the handler was made with.
-func (h *Handler) Options() slog.HandlerOptions { return h.opts }

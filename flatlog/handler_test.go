@@ -111,7 +111,17 @@ func TestMatchesStandardHandlers(t *testing.T) {
 			slog.Duration("h", 90*time.Minute+3*time.Second+5*time.Millisecond), slog.Duration("neg", -time.Second)}},
 		{slog.LevelDebug + 2, "groups", []slog.Attr{slog.Group("g", slog.Int("a", 1), slog.Group("h", slog.String("b", "c"))),
 			slog.Group("empty"), slog.Group("", slog.Int("inl", 2)), slog.Time("at", when), slog.Float64("f", 1e21)}},
+		{slog.LevelInfo, "floats", []slog.Attr{slog.Float64("big", 1e20), slog.Float64("n", 123456789), slog.Float64("u", 1e-6),
+			slog.Float64("small", -1e-7), slog.Float64("tiny", 2.5e-300), slog.Float64("z", 0), slog.Float64("huge", -1.5e300)}},
 		{slog.LevelInfo, "any", []slog.Attr{slog.Any("err", errors.New("boom")), slog.Any("lvl", slog.LevelWarn)}},
+		{slog.LevelInfo, "any values", []slog.Attr{slog.Any("pt", point{1, 2}), slog.Any("ptr", &point{3, 4}),
+			slog.Any("bytes", []byte("a b")), slog.Any("je", jsonError{}), slog.Any("html", map[string]string{"k": "<a&b>"}),
+			slog.Any("nil", nil), slog.Any("ints", []int{1, 2})}},
+		{slog.LevelError + 9, "levels", []slog.Attr{slog.Any("d", slog.LevelDebug-3), slog.Any("i", slog.LevelInfo+1),
+			slog.Any("w", slog.LevelWarn+3), slog.Any("e", slog.LevelError)}},
+		{slog.LevelInfo, "bytes \xff, U+2028 \u2028", []slog.Attr{slog.String("bad\xfe", "a\xffb"), slog.String("ls", "a\u2028b\u2029"),
+			slog.String("del", "a\x7fb"), slog.String("bs", `a\b`), slog.Any("src", &slog.Source{Function: "f\xff", File: "a\u2028.go", Line: 3}),
+			slog.Group("é", slog.Int("x", 1), slog.Int("", 2)), slog.Group("a b", slog.Int("y", 3))}},
 	}
 	for _, f := range []flatlog.Format{flatlog.FormatText, flatlog.FormatJSON} {
 		opts := &slog.HandlerOptions{Level: slog.LevelDebug}
@@ -138,6 +148,16 @@ func TestMatchesStandardHandlers(t *testing.T) {
 		}
 	}
 }
+
+// point is a struct value: slog.TextHandler writes its field names (%+v).
+type point struct{ X, Y int }
+
+// jsonError is an error that marshals itself: slog.JSONHandler writes its
+// JSON, not its message.
+type jsonError struct{}
+
+func (jsonError) Error() string                { return "json error" }
+func (jsonError) MarshalJSON() ([]byte, error) { return []byte(`{"code":7}`), nil }
 
 // FuzzDuration checks the allocation-free duration formatting against
 // time.Duration.String for any value.
@@ -257,6 +277,10 @@ func TestSteadyRecordsAllocateNothing(t *testing.T) {
 		testenv.NoAllocs(t, "an occupancy record after a GC", 20, func() {
 			runtime.GC()
 			line()
+		})
+		// slog.Level.String builds "WARN+2" in a new string.
+		testenv.NoAllocs(t, "a record at a level between the named ones", 1000, func() {
+			l.LogAttrs(context.Background(), slog.LevelWarn+2, "nearly an error", slog.Any("was", slog.LevelInfo+1))
 		})
 	}
 }

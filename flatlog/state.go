@@ -1,11 +1,13 @@
 package flatlog
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math"
+	"reflect"
 	"strconv"
 	"time"
 	"unicode"
@@ -132,14 +134,21 @@ func (st *state) key(k string) {
 		st.b = append(st.b, ' ')
 	}
 	st.sep = true
-	if len(st.prefix) == 0 && !needsQuote(k) {
-		st.b = append(st.b, k...)
-	} else if len(st.prefix) > 0 && !needsQuote(k) && !bytesNeedQuote(st.prefix) {
-		st.b = append(append(st.b, st.prefix...), k...)
-	} else {
-		// Rare: a key that needs quoting. Building the joined key
-		// allocates, as slog.TextHandler does here too.
+	// As slog.TextHandler: the prefix and key are quoted together when
+	// either needs it.
+	quote := needsQuote(k)
+	for _, r := range string(st.prefix) { // no copy: the compiler ranges over the bytes
+		if quoteRune(r) {
+			quote = true
+			break
+		}
+	}
+	if quote {
+		// Rare. Building the joined key allocates, as slog.TextHandler
+		// does here too.
 		st.b = strconv.AppendQuote(st.b, string(st.prefix)+k)
+	} else {
+		st.b = append(append(st.b, st.prefix...), k...)
 	}
 	st.b = append(st.b, '=')
 }
@@ -154,14 +163,7 @@ func (st *state) value(v slog.Value) {
 	case slog.KindUint64:
 		st.b = strconv.AppendUint(st.b, v.Uint64(), 10)
 	case slog.KindFloat64:
-		f := v.Float64()
-		if st.json && (math.IsNaN(f) || math.IsInf(f, 0)) {
-			// JSON has no such numbers; write them as strings rather than
-			// fail the record.
-			st.str(strconv.FormatFloat(f, 'g', -1, 64))
-			return
-		}
-		st.b = strconv.AppendFloat(st.b, f, 'g', -1, 64)
+		st.float(v.Float64())
 	case slog.KindBool:
 		st.b = strconv.AppendBool(st.b, v.Bool())
 	case slog.KindDuration:
@@ -174,6 +176,34 @@ func (st *state) value(v slog.Value) {
 		st.time(v.Time())
 	default:
 		st.any(v.Any())
+	}
+}
+
+// float writes f as the standard handlers do: strconv's shortest 'g'
+// form in text; in JSON encoding/json's (json.Marshal, which
+// slog.JSONHandler calls): plain decimals from 1e-6 up to 1e21, an
+// exponent without a leading zero outside.
+func (st *state) float(f float64) {
+	if !st.json {
+		st.b = strconv.AppendFloat(st.b, f, 'g', -1, 64)
+		return
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		// JSON has no such numbers, and slog writes an !ERROR string
+		// for them; write them as strings instead.
+		st.b = append(st.b, '"')
+		st.b = strconv.AppendFloat(st.b, f, 'g', -1, 64)
+		st.b = append(st.b, '"')
+		return
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	st.b = strconv.AppendFloat(st.b, f, format, -1, 64)
+	if n := len(st.b); format == 'e' && st.b[n-4] == 'e' && st.b[n-3] == '-' && st.b[n-2] == '0' {
+		st.b[n-2] = st.b[n-1] // e-07 becomes e-7
+		st.b = st.b[:n-1]
 	}
 }
 
@@ -196,44 +226,101 @@ func (st *state) time(t time.Time) {
 	st.b = append(st.b[:n+prefixLen], st.b[n+prefixLen+1:]...)
 }
 
-// any formats a KindAny value; only slog.Level avoids allocating.
+// level writes l as slog.Level.String spells it ("INFO", "WARN+2"),
+// without the string that builds for a level between the named ones.
+// No spelling needs quoting or escaping.
+func (st *state) level(l slog.Level) {
+	base, val := "ERROR", l-slog.LevelError
+	switch {
+	case l < slog.LevelInfo:
+		base, val = "DEBUG", l-slog.LevelDebug
+	case l < slog.LevelWarn:
+		base, val = "INFO", l-slog.LevelInfo
+	case l < slog.LevelError:
+		base, val = "WARN", l-slog.LevelWarn
+	}
+	if st.json {
+		st.b = append(st.b, '"')
+	}
+	st.b = append(st.b, base...)
+	if val > 0 {
+		st.b = append(st.b, '+')
+	}
+	if val != 0 {
+		st.b = strconv.AppendInt(st.b, int64(val), 10)
+	}
+	if st.json {
+		st.b = append(st.b, '"')
+	}
+}
+
+// any formats a KindAny value as the standard handlers do; only
+// slog.Level, and an error whose message is already a string, avoid
+// allocating.
 func (st *state) any(x any) {
 	switch x := x.(type) {
 	case slog.Level:
-		st.str(x.String())
+		st.level(x)
+		return
 	case *slog.Source:
 		if st.json {
+			// Escaped as every other JSON string: strconv's Go quoting
+			// writes \x escapes, which JSON does not have.
 			st.b = append(st.b, `{"function":`...)
-			st.b = strconv.AppendQuote(st.b, x.Function)
+			st.str(x.Function)
 			st.b = append(st.b, `,"file":`...)
-			st.b = strconv.AppendQuote(st.b, x.File)
+			st.str(x.File)
 			st.b = append(st.b, `,"line":`...)
 			st.b = strconv.AppendInt(st.b, int64(x.Line), 10)
 			st.b = append(st.b, '}')
 			return
 		}
 		st.str(x.File + ":" + strconv.Itoa(x.Line))
-	case error:
-		st.str(x.Error())
-	case encoding.TextMarshaler:
-		t, err := x.MarshalText()
+		return
+	}
+	if st.json {
+		// slog.JSONHandler: an error's message, unless the error
+		// marshals itself; anything else through encoding/json, without
+		// its HTML escaping.
+		if err, ok := x.(error); ok {
+			if _, m := x.(json.Marshaler); !m {
+				st.str(err.Error())
+				return
+			}
+		}
+		var j bytes.Buffer
+		enc := json.NewEncoder(&j)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(x); err != nil {
+			st.str("!ERROR:" + err.Error())
+			return
+		}
+		st.b = append(st.b, bytes.TrimSuffix(j.Bytes(), []byte("\n"))...)
+		return
+	}
+	// slog.TextHandler: MarshalText, a byte slice as a quoted string,
+	// anything else as %+v, which for an error that does not format
+	// itself is its Error.
+	if tm, ok := x.(encoding.TextMarshaler); ok {
+		t, err := tm.MarshalText()
 		if err != nil {
 			st.str("!ERROR:" + err.Error())
 			return
 		}
 		st.str(string(t))
-	default:
-		if st.json {
-			j, err := json.Marshal(x)
-			if err != nil {
-				st.str("!ERROR:" + err.Error())
-				return
-			}
-			st.b = append(st.b, j...)
+		return
+	}
+	if v := reflect.ValueOf(x); v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+		st.b = strconv.AppendQuote(st.b, string(v.Bytes()))
+		return
+	}
+	if err, ok := x.(error); ok {
+		if _, f := x.(fmt.Formatter); !f {
+			st.str(err.Error())
 			return
 		}
-		st.str(fmt.Sprint(x))
 	}
+	st.str(fmt.Sprintf("%+v", x))
 }
 
 // str writes s: a JSON string, or in text quoted only where needed, as
@@ -258,27 +345,45 @@ func needsQuote(s string) bool {
 		return true
 	}
 	for _, r := range s {
-		if r == ' ' || r == '"' || r == '=' || r == utf8.RuneError || !unicode.IsPrint(r) {
+		if quoteRune(r) {
 			return true
 		}
 	}
 	return false
 }
 
-func bytesNeedQuote(b []byte) bool {
-	for _, c := range b {
-		if c <= ' ' || c == '"' || c == '=' || c >= utf8.RuneSelf {
-			return true
-		}
+// quoteRune reports a rune slog.TextHandler quotes a string for: in
+// ASCII a space, '"', '=' or a control character other than DEL;
+// beyond, a byte that is not UTF-8 or a rune that does not print.
+func quoteRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r <= ' ' || r == '"' || r == '='
 	}
-	return false
+	return r == utf8.RuneError || !unicode.IsPrint(r)
 }
 
-// appendEscaped writes s as the inside of a JSON string.
+// appendEscaped writes s as the inside of a JSON string, escaped as
+// slog.JSONHandler escapes it: a byte that is not valid UTF-8 becomes
+// \ufffd (so the line stays valid JSON), and U+2028 and U+2029 are
+// escaped, as encoding/json does.
 func appendEscaped(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				b = append(b, `\ufffd`...)
+			case r == '\u2028' || r == '\u2029':
+				b = append(b, `\u202`...)
+				b = append(b, hex[r&0xf])
+			default:
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+			continue
+		}
 		switch {
 		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
@@ -293,6 +398,7 @@ func appendEscaped(b []byte, s string) []byte {
 		default:
 			b = append(b, c)
 		}
+		i++
 	}
 	return b
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 )
@@ -124,7 +125,7 @@ func Check(need ...Feature) error {
 			continue
 		}
 		if exts == nil {
-			exts = extensions(major)
+			exts = extensions(getString, major)
 		}
 		if !exts[f.String()] {
 			missing = append(missing, fmt.Sprintf("%v (core in %d.%d)", f, fmaj, fmin))
@@ -162,14 +163,13 @@ func parseVersion(s string) (major, minor int, ok bool) {
 
 // extensions lists the context's extensions the GL 3.0 way, one
 // glGetStringi each; before 3.0 it reads the single space-separated
-// string, which core profiles no longer have.
-func extensions(major int) map[string]bool {
+// string (through getString, Check's glGetString), which core profiles
+// no longer have.
+func extensions(getString unsafe.Pointer, major int) map[string]bool {
 	exts := map[string]bool{}
 	if major < 3 {
-		if fn := ProcAddress("glGetString"); fn != nil {
-			for _, e := range strings.Fields(callGetString(fn, glExtensions)) {
-				exts[e] = true
-			}
+		for _, e := range strings.Fields(callGetString(getString, glExtensions)) {
+			exts[e] = true
 		}
 		return exts
 	}

@@ -104,7 +104,6 @@ func ProcAddress(name string) unsafe.Pointer {
 
 // The GL enums the check reads; they are fixed by the GL specification.
 const (
-	glVendor        = 0x1F00
 	glRenderer      = 0x1F01
 	glVersion       = 0x1F02
 	glExtensions    = 0x1F03

@@ -8,10 +8,7 @@ import (
 	"slices"
 
 	"github.com/mewkiz/flac/frame"
-	"github.com/mewkiz/flac/meta"
 )
-
-type metaStreamInfo = meta.StreamInfo
 
 // appendFrame appends n frames of the subframes' samples, interleaved, as
 // 16-bit integers (bps ≤ 16, shifted up to full scale) or 32-bit floats
@@ -59,8 +56,8 @@ type md5Hasher struct {
 	buf   []byte
 }
 
-func newMD5Hasher(bps int) md5Hasher {
-	return md5Hasher{h: md5.New(), width: (bps + 7) / 8}
+func newMD5Hasher(bps int) *md5Hasher {
+	return &md5Hasher{h: md5.New(), width: (bps + 7) / 8}
 }
 
 func (m *md5Hasher) add(sub []*frame.Subframe, n int) {

@@ -1,7 +1,6 @@
 package flac
 
 import (
-	"bytes"
 	"crypto/md5"
 	"errors"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 
 	mflac "github.com/mewkiz/flac"
 	"github.com/mewkiz/flac/frame"
+	"github.com/mewkiz/flac/meta"
 
 	"github.com/steadyframe/steadyframe/voices"
 )
@@ -145,13 +145,12 @@ func (r *recordingReader) wrap(err error, where string) error {
 
 // decoder accumulates one stream's frames as PCM of its format.
 type decoder struct {
-	info     streamInfo
-	format   voices.Format
-	limit    int
-	pcm      []byte
-	frames   uint64 // inter-channel samples decoded so far
-	md5      md5Hasher
-	checkMD5 bool
+	info   streamInfo
+	format voices.Format
+	limit  int
+	pcm    []byte
+	frames uint64     // inter-channel samples decoded so far
+	md5    *md5Hasher // nil when STREAMINFO has no signature
 }
 
 // streamInfo is what the decoder keeps of the STREAMINFO block.
@@ -163,7 +162,7 @@ type streamInfo struct {
 	md5      [md5.Size]byte
 }
 
-func newDecoder(si *metaStreamInfo, limit int) (*decoder, error) {
+func newDecoder(si *meta.StreamInfo, limit int) (*decoder, error) {
 	info := streamInfo{rate: si.SampleRate, channels: int(si.NChannels), bps: int(si.BitsPerSample), samples: si.NSamples, md5: si.MD5sum}
 	switch {
 	case info.channels > 2:
@@ -181,8 +180,7 @@ func newDecoder(si *metaStreamInfo, limit int) (*decoder, error) {
 		enc = voices.EncodingFloat32LE
 	}
 	d := &decoder{info: info, limit: limit,
-		format:   voices.Format{Rate: int(info.rate), Channels: info.channels, Encoding: enc},
-		checkMD5: info.md5 != [md5.Size]byte{}}
+		format: voices.Format{Rate: int(info.rate), Channels: info.channels, Encoding: enc}}
 	// samples < 2^36 and a frame is at most 8 bytes: no overflow.
 	declared := info.samples * uint64(d.format.FrameBytes())
 	if declared > uint64(limit) {
@@ -190,7 +188,7 @@ func newDecoder(si *metaStreamInfo, limit int) (*decoder, error) {
 			ErrTooLarge, info.samples, declared, d.format, limit)
 	}
 	d.pcm = make([]byte, 0, min(int(declared), maxPrealloc))
-	if d.checkMD5 {
+	if info.md5 != [md5.Size]byte{} {
 		d.md5 = newMD5Hasher(info.bps)
 	}
 	return d, nil
@@ -240,7 +238,7 @@ func (d *decoder) add(fr *frame.Frame) error {
 		return fmt.Errorf("%w: more than %d bytes of %v PCM", ErrTooLarge, d.limit, d.format)
 	}
 	d.pcm = appendFrame(d.pcm, fr.Subframes, n, d.info.bps)
-	if d.checkMD5 {
+	if d.md5 != nil {
 		d.md5.add(fr.Subframes, n)
 	}
 	d.frames += uint64(n)
@@ -255,8 +253,8 @@ func (d *decoder) finish() error {
 	if d.frames == 0 {
 		return fmt.Errorf("%w: no audio frames", ErrMalformed)
 	}
-	if d.checkMD5 {
-		if sum := d.md5.sum(); !bytes.Equal(sum[:], d.info.md5[:]) {
+	if d.md5 != nil {
+		if sum := d.md5.sum(); sum != d.info.md5 {
 			return fmt.Errorf("%w: the decoded samples' MD5 %x differs from the stream's %x", ErrMalformed, sum, d.info.md5)
 		}
 	}

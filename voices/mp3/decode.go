@@ -37,7 +37,7 @@ var (
 	ErrTooLarge = errors.New("mp3: stream too large")
 )
 
-// Format is what every decoded stream is: go-mp3 always produces 16-bit
+// format is what every decoded stream is: go-mp3 always produces 16-bit
 // stereo, whatever the file's mode. Only the rate varies.
 var format = voices.Format{Channels: 2, Encoding: voices.EncodingInt16LE}
 

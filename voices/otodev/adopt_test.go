@@ -92,17 +92,9 @@ func TestOtoAdoptsContext(t *testing.T) {
 func runAdopt() childResult {
 	var res childResult
 	raw := os.Getenv(envRaw)
-	ctx, ready, err := oto.NewContext(&oto.NewContextOptions{
+	ctx, err := newContext(&oto.NewContextOptions{
 		SampleRate: 48000, ChannelCount: 2, Format: oto.FormatFloat32LE, BufferSize: 10 * time.Millisecond,
 	})
-	if err == nil {
-		select {
-		case <-ready:
-			err = ctx.Err()
-		case <-time.After(ReadyTimeout):
-			err = fmt.Errorf("not ready after %v", ReadyTimeout)
-		}
-	}
 	if err != nil {
 		res.DeviceErr = err.Error()
 		return res
@@ -182,14 +174,6 @@ func adopt(ctx *oto.Context, raw string, res *childResult) error {
 		return err
 	}
 	return ctx.Err()
-}
-
-func fileSize(path string) (int64, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), nil
 }
 
 // sineF32 is the application's own endless float32 stereo tone at 48 kHz.

@@ -195,11 +195,9 @@ func playTone(eng *voices.Engine, res *childResult) error {
 	if err := eng.StopAll(time.Second); err != nil {
 		return err
 	}
-	st, err := os.Stat(raw)
-	if err != nil {
+	if res.StopOffset, err = fileSize(raw); err != nil {
 		return err
 	}
-	res.StopOffset = st.Size()
 	// The DC marker, 0.6 of full scale: if any voice still read pcm, a
 	// constant 0.6·cos(π/4) would appear in the output.
 	const marker = 19660
@@ -225,7 +223,7 @@ func waitBlocks(eng *voices.Engine, raw string, n uint64) error {
 	want := eng.Stats().Blocks + n
 	deadline := time.Now().Add(30 * time.Second)
 	for eng.Stats().Blocks < want {
-		if st, err := os.Stat(raw); err == nil && st.Size() > maxRaw {
+		if n, err := fileSize(raw); err == nil && n > maxRaw {
 			return fmt.Errorf("raw file passed %d bytes before %d blocks were mixed", maxRaw, n)
 		}
 		if time.Now().After(deadline) {
@@ -234,4 +232,12 @@ func waitBlocks(eng *voices.Engine, raw string, n uint64) error {
 		time.Sleep(time.Millisecond)
 	}
 	return nil
+}
+
+func fileSize(path string) (int64, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
 }

@@ -111,24 +111,34 @@ func openContext(f voices.Format, frames int) (*oto.Context, error) {
 	if f.Encoding == voices.EncodingInt16LE {
 		enc = oto.FormatSignedInt16LE
 	}
-	ctx, ready, err := oto.NewContext(&oto.NewContextOptions{
+	ctx, err := newContext(&oto.NewContextOptions{
 		SampleRate: f.Rate, ChannelCount: f.Channels, Format: enc,
 		BufferSize: f.Duration(frames),
 	})
-	if err == nil {
-		select {
-		case <-ready:
-			err = ctx.Err()
-		case <-time.After(ReadyTimeout):
-			err = fmt.Errorf("otodev: sound card not ready after %v", ReadyTimeout)
-		}
-	}
 	if err != nil {
 		shared.err = fmt.Errorf("otodev: opening the sound card: %w", err)
 		return nil, shared.err
 	}
 	shared.ctx, shared.format, shared.frames = ctx, f, frames
 	return ctx, nil
+}
+
+// newContext makes an oto context and waits for the sound card, at most
+// ReadyTimeout.
+func newContext(o *oto.NewContextOptions) (*oto.Context, error) {
+	ctx, ready, err := oto.NewContext(o)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-ready:
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return ctx, nil
+	case <-time.After(ReadyTimeout):
+		return nil, fmt.Errorf("otodev: sound card not ready after %v", ReadyTimeout)
+	}
 }
 
 // Start opens (or reuses) the process's oto context in format f, or takes
