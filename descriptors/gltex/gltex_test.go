@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(ownContextEnv); mode != "" {
 		os.Exit(ownContextMain(mode))
 	}
-	os.Exit(glctx.ServeMain(m.Run))
+	os.Exit(gltest.ServeMain(m.Run))
 }
 
 // renderer is the smallest GL renderer: one frame clock with GL fences

@@ -1,6 +1,5 @@
 // Package glctx creates the OpenGL 4.5 core context that steadyframe's
-// tests, stress tool and demo run on, and runs functions on the main OS
-// thread where GLFW requires it.
+// tests, stress tool and demo run on.
 //
 // It is the module's own GLFW helper, nothing more: the public GL packages
 // (lifetime/glfence, upload/glbuf, descriptors/gltex) import none of it
@@ -13,15 +12,9 @@
 // GL object made while it is current belong to the goroutine that created
 // the Context; that goroutine must stay locked to its OS thread
 // (runtime.LockOSThread) for the context's whole life. GLFW itself must be
-// initialised from the process's main thread, so tests lock the main
-// goroutine in an init function and hand GL work to it through ServeMain
-// and Do:
-//
-//	func init() { runtime.LockOSThread() }
-//
-//	func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
-//
-// and then, inside a test, glctx.Do(func() { ... GL calls ... }).
+// initialised from the process's main thread: the commands call New on
+// their locked main goroutine, and tests run GL work there through
+// internal/gltest (ServeMain, Do, Run).
 //
 // # Lifetime
 //

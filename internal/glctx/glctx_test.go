@@ -17,7 +17,7 @@ import (
 // and serve GL calls from it in TestMain.
 func init() { runtime.LockOSThread() }
 
-func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
+func TestMain(m *testing.M) { os.Exit(gltest.ServeMain(m.Run)) }
 
 func TestContextReportsDriver(t *testing.T) {
 	c := gltest.Context(t)
@@ -43,24 +43,8 @@ func TestContextReportsDriver(t *testing.T) {
 	}
 }
 
-// Do needs only the ServeMain loop, not a display.
-func TestDoReraisesPanics(t *testing.T) {
-	ran := false
-	if err := glctx.Do(func() { ran = true }); err != nil || !ran {
-		t.Fatalf("Do: %v, ran %t", err, ran)
-	}
-	defer func() {
-		r := recover()
-		if r == nil || !strings.Contains(r.(string), "boom") {
-			t.Errorf("recovered %v, want the main-thread panic", r)
-		}
-	}()
-	_ = glctx.Do(func() { panic("boom") })
-	t.Error("Do returned after a panic")
-}
-
 func TestErrorsAreDistinct(t *testing.T) {
-	errs := []error{glctx.ErrNoDisplay, glctx.ErrMissingFeature, glctx.ErrClosed, glctx.ErrNoMainLoop, glctx.ErrShader}
+	errs := []error{glctx.ErrNoDisplay, glctx.ErrMissingFeature, glctx.ErrClosed, glctx.ErrShader}
 	for i, a := range errs {
 		if !strings.HasPrefix(a.Error(), "glctx: ") {
 			t.Errorf("%q lacks the package prefix", a)

@@ -23,7 +23,7 @@ var shared struct {
 func Context(t testing.TB) *glctx.Context {
 	t.Helper()
 	shared.once.Do(func() {
-		if err := glctx.Do(func() { shared.ctx, shared.err = glctx.New(glctx.Desc{}) }); err != nil {
+		if err := Do(func() { shared.ctx, shared.err = glctx.New(glctx.Desc{}) }); err != nil {
 			shared.err = err
 		}
 	})
@@ -42,7 +42,7 @@ func Run(t testing.TB, f func(c *glctx.Context) error) {
 	t.Helper()
 	c := Context(t)
 	var err error
-	if e := glctx.Do(func() { err = f(c) }); e != nil {
+	if e := Do(func() { err = f(c) }); e != nil {
 		t.Fatal(e)
 	}
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // and serve GL calls from it in TestMain.
 func init() { runtime.LockOSThread() }
 
-func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
+func TestMain(m *testing.M) { os.Exit(gltest.ServeMain(m.Run)) }
 
 func TestFenceLifecycle(t *testing.T) {
 	gltest.Run(t, func(*glctx.Context) error {

@@ -20,7 +20,7 @@ import (
 // serve GL calls from it.
 func init() { runtime.LockOSThread() }
 
-func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
+func TestMain(m *testing.M) { os.Exit(gltest.ServeMain(m.Run)) }
 
 // layout is 9 MiB of arenas per frame: 27 MiB over three frames in flight.
 var layout = []upload.ArenaDesc{{Name: "renderer", Size: 4 << 20}, {Name: "sprites", Size: 4 << 20}, {Name: "particles", Size: 1 << 20}}

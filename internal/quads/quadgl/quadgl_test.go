@@ -14,7 +14,7 @@ import (
 
 func init() { runtime.LockOSThread() }
 
-func TestMain(m *testing.M) { os.Exit(glctx.ServeMain(m.Run)) }
+func TestMain(m *testing.M) { os.Exit(gltest.ServeMain(m.Run)) }
 
 // TestDrawsRunsAtOffset draws two quads with different textures from a
 // vertex buffer at a non-zero offset into a 64×64 framebuffer and reads

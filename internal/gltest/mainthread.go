@@ -1,4 +1,4 @@
-package glctx
+package gltest
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 // ErrNoMainLoop is returned by Do when no ServeMain loop is running, so
 // there is no main-thread goroutine to run the call on.
-var ErrNoMainLoop = errors.New("glctx: no main-thread loop (call ServeMain from TestMain)")
+var ErrNoMainLoop = errors.New("gltest: no main-thread loop (call ServeMain from TestMain)")
 
 // mainCalls carries work to the ServeMain loop. It is unbuffered: Do
 // waits for its call to be taken and then for it to finish.
@@ -25,7 +25,7 @@ type mainCall struct {
 // ServeMain runs run on a new goroutine and, until it returns, executes
 // every function passed to Do on the calling goroutine. Call it from the
 // main goroutine locked to the main OS thread (runtime.LockOSThread in an
-// init function), typically as os.Exit(glctx.ServeMain(m.Run)) in TestMain.
+// init function), typically as os.Exit(gltest.ServeMain(m.Run)) in TestMain.
 // It returns run's result.
 func ServeMain(run func() int) int {
 	done := make(chan int, 1)
@@ -65,7 +65,7 @@ func Do(f func()) error {
 	c := mainCall{f: f, done: make(chan any, 1)}
 	mainCalls <- c
 	if p := <-c.done; p != nil {
-		panic(fmt.Sprintf("glctx: panic on the main thread: %v", p))
+		panic(fmt.Sprintf("gltest: panic on the main thread: %v", p))
 	}
 	return nil
 }
