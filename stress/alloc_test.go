@@ -19,11 +19,6 @@ import (
 // package implements must allocate nothing; these tests and the matching
 // benchmarks are the claim.
 
-func TestHistNoAllocs(t *testing.T) {
-	var h hist
-	testenv.NoAllocs(t, "hist.Record", 200, func() { h.Record(3 * time.Millisecond) })
-}
-
 func TestSeriesNoAllocs(t *testing.T) {
 	s := newSeries(64)
 	testenv.NoAllocs(t, "series.Offer", 200, func() { s.Offer(sample{Live: 1}) })
@@ -95,14 +90,6 @@ func BenchmarkOccupancyLine(b *testing.B) {
 				o.Write(at, st)
 			}
 		})
-	}
-}
-
-func BenchmarkHistRecord(b *testing.B) {
-	var h hist
-	b.ReportAllocs()
-	for b.Loop() {
-		h.Record(3 * time.Millisecond)
 	}
 }
 

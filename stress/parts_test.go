@@ -4,55 +4,10 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
-	"math/rand/v2"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 )
-
-func TestHistQuantiles(t *testing.T) {
-	var h hist
-	rng := rand.New(rand.NewPCG(1, 2))
-	var all []time.Duration
-	for i := 0; i < 20000; i++ {
-		d := time.Duration(rng.ExpFloat64() * float64(2*time.Millisecond))
-		all = append(all, d)
-		h.Record(d)
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	for _, q := range []float64{0.5, 0.9, 0.99} {
-		want := all[int(q*float64(len(all)-1))]
-		got := h.Quantile(q)
-		if diff := float64(got-want) / float64(want); diff > 1.0/histSub || diff < -1.0/histSub {
-			t.Errorf("q%.2f = %v, exact %v (%.1f%% off, bucket width %.1f%%)", q, got, want, 100*diff, 100.0/histSub)
-		}
-	}
-	if h.Max() != all[len(all)-1] || h.Quantile(1) != h.Max() || h.Quantile(0) != all[0] {
-		t.Errorf("max %v min %v, want %v and %v", h.Max(), h.Quantile(0), all[len(all)-1], all[0])
-	}
-	if h.Count() != uint64(len(all)) {
-		t.Errorf("count %d", h.Count())
-	}
-	h.Reset()
-	if h.Count() != 0 || h.Quantile(0.5) != 0 {
-		t.Error("Reset left data behind")
-	}
-}
-
-func TestHistIndexMonotonic(t *testing.T) {
-	prev := -1
-	for v := uint64(0); v < 1<<22; v += 1 + v/97 {
-		i := histIndex(v)
-		if i < prev || i >= histBuckets {
-			t.Fatalf("index(%d) = %d after %d", v, i, prev)
-		}
-		if lo := histLower(i); lo > v || histLower(i+1) <= v {
-			t.Fatalf("value %d outside its bucket [%d, %d)", v, lo, histLower(i+1))
-		}
-		prev = i
-	}
-}
 
 func TestSeriesHalvesKeepingPeaks(t *testing.T) {
 	s := newSeries(8)

@@ -10,6 +10,7 @@ import (
 	"github.com/steadyframe/steadyframe/internal/quads"
 	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/sprites"
+	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/lifetime/guard"
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
 	"github.com/steadyframe/steadyframe/upload"
@@ -46,7 +47,7 @@ type renderer struct {
 	occ       *occupancyLog
 	prog      *progress
 	series    *series
-	hist      hist
+	hist      frame.Histogram
 	// ledger is what became of the requests the render goroutine took
 	// from the queue.
 	ledger ledger

@@ -22,7 +22,7 @@ var core = map[string][]string{
 	"lifetime/syncs":    nil,
 	"lifetime/frame":    {"lifetime/syncs"},
 	"lifetime/teardown": nil,
-	"lifetime/guard":    nil,
+	"lifetime/guard":    {"lifetime/frame", "lifetime/syncs"}, // frame.Histogram, for its cost
 	"upload":            {"lifetime/frame", "lifetime/syncs"},
 	"descriptors":       {"pools", "lifetime/frame", "lifetime/syncs"},
 	"voices":            {"lifetime/syncs", "golang.org/x/sys/cpu"},

@@ -36,6 +36,10 @@
 // complete. Its ring is sized at construction: a full ring refuses with
 // ErrDeferredFull and the caller keeps the work.
 //
+// Histogram is the distribution of a per-frame duration (frame time, the
+// cost a manager or the allocation guard adds to a frame), recorded
+// without allocating and read as quantiles within about 3%.
+//
 // # Ownership
 //
 // A Clock, its Fences, its Followers and a Deferred belong to the
