@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/steadyframe/steadyframe/internal/testenv"
 	"github.com/steadyframe/steadyframe/voices"
 )
 
@@ -50,24 +48,7 @@ func seeds(t *testing.T) map[string][]byte {
 // TestFuzzSeedsCommitted keeps the committed corpus in step with seeds:
 // run with -update-seeds to rewrite it.
 func TestFuzzSeedsCommitted(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzDecode")
-	for name, b := range seeds(t) {
-		want := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", b)
-		path := filepath.Join(dir, name)
-		if *updateSeeds {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil || string(got) != want {
-			t.Errorf("seed %s is missing or stale (%v): run go test -run TestFuzzSeedsCommitted -args -update-seeds", name, err)
-		}
-	}
+	testenv.FuzzSeeds(t, "FuzzDecode", seeds(t), *updateSeeds)
 }
 
 // FuzzDecode checks Decode never lets a panic out, stays within its limit,

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 var updateSeeds = flag.Bool("update-seeds", false, "rewrite testdata/fuzz/FuzzDecode from the files the tests build")
@@ -54,24 +53,7 @@ func flip(b []byte, offs ...int) []byte {
 // TestFuzzSeedsCommitted keeps the committed corpus in step with seeds:
 // run with -update-seeds to rewrite it.
 func TestFuzzSeedsCommitted(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzDecode")
-	for name, b := range seeds(t) {
-		want := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", b)
-		path := filepath.Join(dir, name)
-		if *updateSeeds {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil || string(got) != want {
-			t.Errorf("seed %s is missing or stale (%v): run go test -run TestFuzzSeedsCommitted -args -update-seeds", name, err)
-		}
-	}
+	testenv.FuzzSeeds(t, "FuzzDecode", seeds(t), *updateSeeds)
 }
 
 // mpegRates are the rates of the MPEG versions go-mp3 decodes.

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/steadyframe/steadyframe/internal/testenv"
 	"github.com/steadyframe/steadyframe/voices"
 )
 
@@ -39,24 +38,7 @@ func seeds() map[string][]byte {
 // TestFuzzSeedsCommitted keeps the committed corpus in step with seeds:
 // run with -update-seeds to rewrite it.
 func TestFuzzSeedsCommitted(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzParse")
-	for name, b := range seeds() {
-		want := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", b)
-		path := filepath.Join(dir, name)
-		if *updateSeeds {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil || string(got) != want {
-			t.Errorf("seed %s is missing or stale (%v): run go test -run TestFuzzSeedsCommitted -args -update-seeds", name, err)
-		}
-	}
+	testenv.FuzzSeeds(t, "FuzzParse", seeds(), *updateSeeds)
 }
 
 // FuzzParse checks that Parse never panics and that what it accepts is
