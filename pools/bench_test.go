@@ -2,10 +2,11 @@ package pools
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 // elem64 is the 64-byte element the comparison benchmarks use: big enough
@@ -363,11 +364,7 @@ func BenchmarkWalkSparse(b *testing.B) { benchWalks(b, 32) }
 // pending queue's layout (see the Pool struct) is what keeps both inside
 // the budget.
 func TestHotPathsInline(t *testing.T) {
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is not on PATH: %v", err)
-	}
-	out, err := exec.Command(goCmd, "build", "-gcflags=-m", "-o", os.DevNull, "./testdata/inlinecheck").CombinedOutput()
+	out, err := testenv.Go(t, nil, "build", "-gcflags=-m", "-o", os.DevNull, "./testdata/inlinecheck")
 	if err != nil {
 		t.Fatalf("building testdata/inlinecheck: %v\n%s", err, out)
 	}

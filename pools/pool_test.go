@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os/exec"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
 type entity struct {
@@ -359,13 +361,7 @@ func TestHandleBits(t *testing.T) {
 // Handle[Texture] where a Handle[Sound] is wanted, and checks the compiler
 // refuses each swap: by assignment, by argument and by conversion.
 func TestHandleTypesDoNotMix(t *testing.T) {
-	// go test puts the go command that runs it first on PATH.
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is not on PATH: %v", err)
-	}
-	cmd := exec.Command(goCmd, "build", "-gcflags=-e", "-o", "/dev/null", "./testdata/typemix")
-	out, err := cmd.CombinedOutput()
+	out, err := testenv.Go(t, nil, "build", "-gcflags=-e", "-o", os.DevNull, "./testdata/typemix")
 	if err == nil {
 		t.Fatalf("testdata/typemix compiled; handles of different types mix:\n%s", out)
 	}

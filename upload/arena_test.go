@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/steadyframe/steadyframe/internal/testenv"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/upload"
 )
@@ -284,11 +284,7 @@ func TestErrorsArePrefixedAndDistinct(t *testing.T) {
 // Alloc still fits the compiler's inlining budget: its speed comes from
 // inlining, and one more statement in it can silently undo that.
 func TestAllocInlines(t *testing.T) {
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is not on PATH: %v", err)
-	}
-	out, err := exec.Command(goCmd, "build", "-gcflags=-m=2", "-o", os.DevNull, ".").CombinedOutput()
+	out, err := testenv.Go(t, nil, "build", "-gcflags=-m=2", "-o", os.DevNull, ".")
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
 	}

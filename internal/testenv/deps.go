@@ -6,20 +6,30 @@ import (
 	"testing"
 )
 
-// List runs go list with args, whose -f template prints n fields a line
-// separated by "|" (the last may hold more), in the environment given as
-// extra KEY=value pairs, and returns each line's fields. It fails the test
-// when go list fails or prints a line of another shape. It is the one
-// go list runner of the module's dependency checks.
-func List(t testing.TB, env []string, n int, args ...string) [][]string {
+// Go runs the go command that runs the tests (go test puts it first on
+// PATH) with args, in the environment given as extra KEY=value pairs, and
+// returns its combined output and exit error; it fails the test only when
+// there is no go command. It is the one go runner of the module's tests:
+// the dependency checks, and the checks that read the compiler's output
+// (inlining, type errors).
+func Go(t testing.TB, env []string, args ...string) ([]byte, error) {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go command is not on PATH: %v", err)
 	}
-	cmd := exec.Command(goCmd, append([]string{"list"}, args...)...)
+	cmd := exec.Command(goCmd, args...)
 	cmd.Env = append(cmd.Environ(), env...)
-	out, err := cmd.CombinedOutput()
+	return cmd.CombinedOutput()
+}
+
+// List runs go list with args, whose -f template prints n fields a line
+// separated by "|" (the last may hold more), in the environment given as
+// extra KEY=value pairs, and returns each line's fields. It fails the test
+// when go list fails or prints a line of another shape.
+func List(t testing.TB, env []string, n int, args ...string) [][]string {
+	t.Helper()
+	out, err := Go(t, env, append([]string{"list"}, args...)...)
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
