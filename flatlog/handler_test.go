@@ -212,7 +212,7 @@ func TestOptions(t *testing.T) {
 // TestConcurrentRecordsStayWhole: records from many goroutines through
 // derived handlers are written one whole line each (run with -race).
 func TestConcurrentRecordsStayWhole(t *testing.T) {
-	var buf syncBuffer
+	var buf testenv.Buffer
 	base := flatlog.New(&buf, flatlog.FormatJSON, nil)
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -236,23 +236,6 @@ func TestConcurrentRecordsStayWhole(t *testing.T) {
 			t.Fatalf("torn line %q: %v", line, err)
 		}
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestSteadyRecordsAllocateNothing is the package's reason to exist: the

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/steadyframe/steadyframe/internal/testenv"
 	"github.com/steadyframe/steadyframe/lifetime/guard"
 )
 
@@ -47,8 +46,8 @@ type child struct {
 	t      *testing.T
 	args   []string
 	cmd    *exec.Cmd
-	stdout *syncBuffer // nil when stdout went elsewhere
-	stderr *syncBuffer
+	stdout *testenv.Buffer // nil when stdout went elsewhere
+	stderr *testenv.Buffer
 	start  time.Time
 	done   chan error
 }
@@ -57,13 +56,13 @@ type child struct {
 // or into a buffer when stdout is nil.
 func startChild(t *testing.T, stdout *os.File, args ...string) *child {
 	t.Helper()
-	c := &child{t: t, args: args, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	c := &child{t: t, args: args, stderr: &testenv.Buffer{}, done: make(chan error, 1)}
 	c.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	c.cmd.Env = append(os.Environ(), childEnv+"=1", argsEnv+"="+strings.Join(args, "\x1f"))
 	if stdout != nil {
 		c.cmd.Stdout = stdout
 	} else {
-		c.stdout = &syncBuffer{}
+		c.stdout = &testenv.Buffer{}
 		c.cmd.Stdout = c.stdout
 	}
 	c.cmd.Stderr = c.stderr
@@ -131,24 +130,6 @@ func (c *child) waitFor(what string, limit time.Duration, cond func(stdout, stde
 func runChild(t *testing.T, limit time.Duration, args ...string) childResult {
 	t.Helper()
 	return startChild(t, nil, args...).wait(limit)
-}
-
-// syncBuffer is a bytes.Buffer safe to read while a child writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // tail returns the last n lines of s, for failure messages.
