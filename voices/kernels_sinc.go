@@ -5,9 +5,9 @@ import (
 	"math"
 )
 
-// The band-limited resampler's inner loops, one per source encoding ×
-// channel count. Each adds len(out) device frames, times the steady gains
-// gl and gr, into out. src starts at the first source frame the first
+// The band-limited resampler's inner loop, kernelSet.sinc, for every
+// source encoding × channel count. It adds len(out) device frames, times
+// the steady gains gl and gr, into out. src starts at the first source frame the first
 // output's filter reads (its position's frame minus t.half) and holds
 // every frame the run reads; seq is the first output's row. Each output
 // is the dot product of t.taps source frames with its row of
@@ -59,10 +59,10 @@ type sincFilter func(stereo bool, out []frame, l, r []float32, t *sincTable, seq
 // source frames run of kind k, len(l) of them.
 type sincConverter func(k sourceKind, l, r []float32, run []byte)
 
-// sincRuns is every sinc kernel: it converts the source a run of at most
-// a plane of frames at a time with conv and filters each run with filt.
-func sincRuns(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32,
-	conv sincConverter, filt sincFilter) {
+// sinc is every sinc kernel of ks, for source kind k: it converts the
+// source a run of at most a plane of frames at a time with ks.convert
+// and filters each run with ks.filter.
+func (ks *kernelSet) sinc(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
 	fb := kindFrameBytes[k]
 	if k == kindS16Mono || k == kindS16Stereo {
 		gl, gr = gl*s16Scale, gr*s16Scale
@@ -78,8 +78,8 @@ func sincRuns(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, g
 		n := min(len(out), int(fit)+1)
 		last, lastSeq := t.advance(0, seq, n-1)
 		span := last + t.taps
-		conv(k, l[:span], r[:span], src[:span*fb:span*fb])
-		filt(stereo, out[:n], l[:span], r[:span], t, seq, gl, gr)
+		ks.convert(k, l[:span], r[:span], src[:span*fb:span*fb])
+		ks.filter(stereo, out[:n], l[:span], r[:span], t, seq, gl, gr)
 		adv, next := t.step1(last, lastSeq)
 		src, seq, out = src[adv*fb:], next, out[n:]
 	}
@@ -185,20 +185,4 @@ func sincDotLanes(c, w []float32, stride, off int) float32 {
 		h[l] = s[l] + s[l+4]
 	}
 	return (h[0] + h[2]) + (h[1] + h[3])
-}
-
-func sincS16Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindS16Mono, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
-}
-
-func sincS16Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindS16Stereo, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
-}
-
-func sincF32Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindF32Mono, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
-}
-
-func sincF32Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindF32Stereo, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
 }

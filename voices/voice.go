@@ -237,7 +237,7 @@ func (v *voice) renderSinc(mix []frame, gl, gr float32) {
 		step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
 		c := min(len(mix)-i, int((last-at)/step)+1)
 		fb := kindFrameBytes[v.kind]
-		v.kern.sinc[v.kind](mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.seq, gl, gr, v.planes)
+		v.kern.sinc(v.kind, mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.seq, gl, gr, v.planes)
 		k, v.seq = t.advance(k, v.seq, c)
 		v.pos = uint64(k) << 32
 		i += c
