@@ -70,12 +70,10 @@ func (ks *kernelSet) sinc(k sourceKind, out []frame, src []byte, t *sincTable, s
 	stereo := k == kindS16Stereo || k == kindF32Stereo
 	l := planes[sincLead : sincLead+sincPlane : sincLead+sincPlane]
 	r := planes[sincStride+sincLead : sincStride+sincLead+sincPlane : sincStride+sincLead+sincPlane]
-	step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
 	for len(out) > 0 {
 		// The most outputs whose windows fit a plane: the last one
 		// starts at most sincPlane-taps frames in.
-		fit := (uint64(sincPlane-t.taps)*uint64(t.phases) + uint64(t.phases) - 1 - uint64(t.phase(seq))) / step
-		n := min(len(out), int(fit)+1)
+		n := min(len(out), t.outputsUpTo(0, seq, sincPlane-t.taps))
 		last, lastSeq := t.advance(0, seq, n-1)
 		span := last + t.taps
 		ks.convert(k, l[:span], r[:span], src[:span*fb:span*fb])

@@ -156,6 +156,15 @@ func (t *sincTable) advance(k int, seq uint32, n int) (int, uint32) {
 	return k + n*int(t.stepInt) + int(p/uint64(t.phases)), uint32((uint64(seq) + uint64(n)) % uint64(t.phases))
 }
 
+// outputsUpTo returns how many consecutive device frames, from the
+// position (frame k, row seq) on, lie in frames up to last (k <= last).
+// It counts in 1/phases of a frame, so exactly.
+func (t *sincTable) outputsUpTo(k int, seq uint32, last int) int {
+	at := uint64(k)*uint64(t.phases) + uint64(t.phase(seq))
+	step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
+	return int((uint64(last+1)*uint64(t.phases)-1-at)/step) + 1
+}
+
 // step1 is advance by one frame, from the table, without dividing: the
 // path of every frame at a seam (sincEdges).
 func (t *sincTable) step1(k int, seq uint32) (int, uint32) {

@@ -230,12 +230,9 @@ func (v *voice) renderSinc(mix []frame, gl, gr float32) {
 			continue
 		}
 		// The run ends before the first position whose window would read
-		// the clip's last frame or beyond: last = end-1-(taps-half-1) is
-		// the last frame a position may lie in; in units of 1/phases.
-		last := uint64(v.end-t.taps+t.half+1)*uint64(t.phases) - 1
-		at := uint64(k)*uint64(t.phases) + uint64(t.phase(v.seq))
-		step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
-		c := min(len(mix)-i, int((last-at)/step)+1)
+		// past the clip's last frame: end-1-(taps-half-1) is the last
+		// frame a position may lie in.
+		c := min(len(mix)-i, t.outputsUpTo(k, v.seq, v.end-t.taps+t.half))
 		fb := kindFrameBytes[v.kind]
 		v.kern.sinc(v.kind, mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.seq, gl, gr, v.planes)
 		k, v.seq = t.advance(k, v.seq, c)
