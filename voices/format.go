@@ -51,7 +51,7 @@ type Format struct {
 var DefaultDeviceFormat = Format{Rate: 48000, Channels: 2, Encoding: EncodingFloat32LE}
 
 // supportedRates are the rates of every pooled source format. The order
-// fixes each format's index (see formatIndex), and so the order of
+// fixes each format's index (see Format.index), and so the order of
 // Stats.Formats.
 var supportedRates = [...]int{8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000}
 
