@@ -328,7 +328,7 @@ func convertVec(k sourceKind, l, r []float32, run []byte) {
 func filterVec(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32) {
 	n := len(out)
 	if g := t.grp; g != nil {
-		groups, c := uint32(g.cols/16), &g.coef[0]
+		groups, c := uint32(len(g.adv)), &g.coef[0]
 		short := g.terms == 56
 		switch {
 		case hasAVX512 && stereo && short:
