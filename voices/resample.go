@@ -148,9 +148,6 @@ func (t *sincTable) phase(seq uint32) uint32 {
 // advance moves the rational position (frame k, row seq) on by n device
 // frames.
 func (t *sincTable) advance(k int, seq uint32, n int) (int, uint32) {
-	if n == 1 {
-		return t.step1(k, seq)
-	}
 	p := uint64(t.phase(seq)) + uint64(n)*uint64(t.stepNum)
 	return k + n*int(t.stepInt) + int(p/uint64(t.phases)), uint32((uint64(seq) + uint64(n)) % uint64(t.phases))
 }

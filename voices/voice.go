@@ -296,7 +296,7 @@ func (v *voice) sincEdges(mix []frame, k int, gl, gr float32) int {
 		if k-t.half-base+t.taps > span {
 			break
 		}
-		k, seq = t.advance(k, seq, 1)
+		k, seq = t.step1(k, seq)
 		n++
 	}
 	v.kern.filter(!v.mono, mix[:n], l, r, t, v.seq, gl, gr)
