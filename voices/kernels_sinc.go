@@ -120,16 +120,16 @@ func filterScalar(stereo bool, out []frame, l, r []float32, t *sincTable, seq ui
 			// The row's lane offset in its group decides the order of
 			// the partial sums.
 			shift := int(g.lane[seq])
-			ml = sincDotGroup(c, l[j:j+K], 1, 0, shift)
+			ml = sincDotGroup(c, l[j:j+K], shift)
 			mr = ml
 			if stereo {
-				mr = sincDotGroup(c, r[j:j+K], 1, 0, shift)
+				mr = sincDotGroup(c, r[j:j+K], shift)
 			}
 		} else {
-			ml = sincDotLanes(c, l[j:j+K], 1, 0)
+			ml = sincDotLanes(c, l[j:j+K])
 			mr = ml
 			if stereo {
-				mr = sincDotLanes(c, r[j:j+K], 1, 0)
+				mr = sincDotLanes(c, r[j:j+K])
 			}
 		}
 		out[i][0] += float32(ml * gl)
@@ -148,10 +148,10 @@ func filterScalar(stereo bool, out []frame, l, r []float32, t *sincTable, seq ui
 // of k; then ((a0+a1)+(a2+a3)) + ((a4+a5)+(a6+a7)). The kernels also
 // add the frames outside the output's window times zero, which changes
 // no value (a zero's sign aside).
-func sincDotGroup(c, w []float32, stride, off, shift int) float32 {
+func sincDotGroup(c, w []float32, shift int) float32 {
 	var a [8]float32
 	for k, ck := range c {
-		a[(k+shift)&7] += float32(ck * w[k*stride+off])
+		a[(k+shift)&7] += float32(ck * w[k])
 	}
 	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
 }
@@ -163,18 +163,18 @@ func sincDotGroup(c, w []float32, stride, off, shift int) float32 {
 // partial sums in memory. Then, as the vector kernels reduce: the two
 // accumulators, the upper half of the lanes onto the lower, the upper
 // pair onto the lower, and the last two.
-func sincDotLanes(c, w []float32, stride, off int) float32 {
+func sincDotLanes(c, w []float32) float32 {
 	K := len(c)
 	var s [8]float32
 	for l := range s {
 		var a0, a1 float32
 		k := l
 		for ; k+8 < K; k += 16 {
-			a0 += float32(c[k] * w[k*stride+off])
-			a1 += float32(c[k+8] * w[(k+8)*stride+off])
+			a0 += float32(c[k] * w[k])
+			a1 += float32(c[k+8] * w[k+8])
 		}
 		if k < K {
-			a0 += float32(c[k] * w[k*stride+off])
+			a0 += float32(c[k] * w[k])
 		}
 		s[l] = a0 + a1
 	}
