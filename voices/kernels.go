@@ -146,10 +146,10 @@ func resampleF32Stereo(out []frame, src []byte, p, step uint64, gl, gr float32) 
 	}
 }
 
-// kernelSet is one implementation of the mixer's inner loops, each indexed
-// by sourceKind: the scalar reference (scalarKernels) or the vector
-// kernels of the CPU (bestKernels). A mixer picks one at construction;
-// the sets are immutable.
+// kernelSet is one implementation of the mixer's inner loops, the unity
+// and linear ones indexed by sourceKind: the scalar reference
+// (scalarKernels) or the vector kernels of the CPU (bestKernels). A mixer
+// picks one at construction; the sets are immutable.
 type kernelSet struct {
 	name   string
 	mix    [4]func(out []frame, src []byte, gl, gr float32)
