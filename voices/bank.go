@@ -52,10 +52,8 @@ type ClipDesc struct {
 // clipState is what a Clip points at; the mixer reads it directly.
 type clipState struct {
 	bank      *Bank
-	pool      *formatPool // the engine's voice slots for format
+	pool      *formatPool // the engine's voice slots for the clip's format (pool.format)
 	data      []byte
-	format    Format
-	fi        int
 	frames    int
 	loopStart int
 	loopEnd   int
@@ -74,7 +72,7 @@ func (c Clip) Format() Format {
 	if c.c == nil {
 		return Format{}
 	}
-	return c.c.format
+	return c.c.pool.format
 }
 
 // Bank returns the bank the clip views, or nil for the zero Clip.
@@ -157,7 +155,7 @@ func (b *Bank) Clip(d ClipDesc) (Clip, error) {
 		return Clip{}, fmt.Errorf("%w: bank %q: loop [%d, %d) outside the clip's %d frames", ErrPCM, b.name, d.LoopStart, end, frames)
 	}
 	return Clip{c: &clipState{
-		bank: b, pool: &b.engine.slots.pools[d.Format.index()], data: b.mem[d.Offset : d.Offset+n : d.Offset+n], format: d.Format, fi: d.Format.index(),
+		bank: b, pool: &b.engine.slots.pools[d.Format.index()], data: b.mem[d.Offset : d.Offset+n : d.Offset+n],
 		frames: frames, loopStart: d.LoopStart, loopEnd: end,
 	}}, nil
 }

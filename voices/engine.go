@@ -306,7 +306,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 		return 0, fmt.Errorf("%w: clip of bank %q belongs to another engine", ErrInvalid, c.bank.name)
 	}
 	if c.bank.closing.Load() {
-		return 0, e.refuse(callPlay, reasonBankReleased, c.fi)
+		return 0, e.refuse(callPlay, reasonBankReleased, c.pool.fi)
 	}
 	vol := d.Volume
 	if vol == 0 {
@@ -321,7 +321,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal)
 	if why != reasonNone {
 		e.refusals.Add(1)
-		return 0, e.refuse(callPlay, why, c.fi)
+		return 0, e.refuse(callPlay, why, c.pool.fi)
 	}
 	if d.Loop {
 		flags |= cmdFlagLoop
@@ -335,7 +335,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	cmd, pos, ok := e.q.Reserve()
 	if !ok {
 		e.slots.giveBack(c.pool, slot, flags&cmdFlagSteal == 0)
-		return 0, e.refuse(callPlay, reasonQueueFull, c.fi)
+		return 0, e.refuse(callPlay, reasonQueueFull, c.pool.fi)
 	}
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
 	cmd.value, cmd.pan, cmd.clip, cmd.enqueueNs = vol, d.Pan, c, e.mix.blockNs.Load()

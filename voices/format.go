@@ -51,7 +51,7 @@ type Format struct {
 var DefaultDeviceFormat = Format{Rate: 48000, Channels: 2, Encoding: EncodingFloat32LE}
 
 // supportedRates are the rates of every pooled source format. The order
-// fixes each format's index (see formatIndex), and so the order of
+// fixes each format's index (see Format.index), and so the order of
 // Stats.Formats.
 var supportedRates = [...]int{8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000}
 
@@ -63,7 +63,7 @@ const NumFormats = len(supportedRates) * 2 * 2
 // wrapping ErrFormat that says which field is wrong.
 func (f Format) Validate() error {
 	if f.index() < 0 {
-		return fmt.Errorf("%w: %v (want rate 8000/11025/16000/22050/32000/44100/48000/88200/96000, 1 or 2 channels, s16le or f32le)", ErrFormat, f)
+		return fmt.Errorf("%w: %v (want a rate in %v, 1 or 2 channels, s16le or f32le)", ErrFormat, f, supportedRates)
 	}
 	return nil
 }

@@ -146,18 +146,20 @@ func resampleF32Stereo(out []frame, src []byte, p, step uint64, gl, gr float32) 
 	}
 }
 
-// kernelSet is one implementation of the mixer's inner loops, each indexed
-// by sourceKind: the scalar reference (scalarKernels) or the vector
-// kernels of the CPU (bestKernels). A mixer picks one at construction;
-// the sets are immutable.
+// kernelSet is one implementation of the mixer's inner loops, the unity
+// and linear ones indexed by sourceKind: the scalar reference
+// (scalarKernels) or the vector kernels of the CPU (bestKernels). A mixer
+// picks one at construction; the sets are immutable.
 type kernelSet struct {
 	name   string
 	mix    [4]func(out []frame, src []byte, gl, gr float32)
 	linear [4]func(out []frame, src []byte, p, step uint64, gl, gr float32)
-	sinc   [4]func(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, scratch []float32)
-	// filter is the sinc's filter alone, over planes already converted:
-	// the path of the frames at seams and ends (voice.sincEdges).
-	filter sincFilter
+	// convert and filter are the band-limited resampler's two halves:
+	// sinc (kernels_sinc.go) runs them over a run of any kind, and
+	// filter alone, over planes already converted, is the path of the
+	// frames at seams and ends (voice.sincEdges).
+	convert sincConverter
+	filter  sincFilter
 }
 
 // scalarKernels are the reference loops in plain Go: what other
@@ -165,9 +167,9 @@ type kernelSet struct {
 // steadyframe_scalar tag run, and what the vector kernels' tests compare
 // against.
 var scalarKernels = kernelSet{
-	name:   "scalar",
-	mix:    [4]func([]frame, []byte, float32, float32){mixS16Mono, mixS16Stereo, mixF32Mono, mixF32Stereo},
-	linear: [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16Mono, resampleS16Stereo, resampleF32Mono, resampleF32Stereo},
-	sinc:   [4]func([]frame, []byte, *sincTable, uint32, float32, float32, []float32){sincS16Mono, sincS16Stereo, sincF32Mono, sincF32Stereo},
-	filter: filterScalar,
+	name:    "scalar",
+	mix:     [4]func([]frame, []byte, float32, float32){mixS16Mono, mixS16Stereo, mixF32Mono, mixF32Stereo},
+	linear:  [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16Mono, resampleS16Stereo, resampleF32Mono, resampleF32Stereo},
+	convert: convertScalar,
+	filter:  filterScalar,
 }

@@ -34,11 +34,11 @@ var vectorKernels = func() *kernelSet {
 		return nil
 	}
 	return &kernelSet{
-		name:   "avx2",
-		mix:    [4]func([]frame, []byte, float32, float32){mixS16MonoVec, mixS16StereoVec, mixF32MonoVec, mixF32StereoVec},
-		linear: [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16MonoVec, resampleS16StereoVec, resampleF32MonoVec, resampleF32StereoVec},
-		sinc:   [4]func([]frame, []byte, *sincTable, uint32, float32, float32, []float32){sincS16MonoVec, sincS16StereoVec, sincF32MonoVec, sincF32StereoVec},
-		filter: filterVec,
+		name:    "avx2",
+		mix:     [4]func([]frame, []byte, float32, float32){mixS16MonoVec, mixS16StereoVec, mixF32MonoVec, mixF32StereoVec},
+		linear:  [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16MonoVec, resampleS16StereoVec, resampleF32MonoVec, resampleF32StereoVec},
+		convert: convertVec,
+		filter:  filterVec,
 	}
 }()
 
@@ -323,12 +323,12 @@ func convertVec(k sourceKind, l, r []float32, run []byte) {
 
 // filterVec filters with the group kernels the filters sincGroups lays
 // out, and with the per-output AVX2 kernels the rest. The assembly finds
-// the right plane sincStride floats after the left one, where sincRuns
-// cut it.
+// the right plane sincStride floats after the left one, where
+// kernelSet.sinc cut it.
 func filterVec(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32) {
 	n := len(out)
 	if g := t.grp; g != nil {
-		groups, c := uint32(g.cols/16), &g.coef[0]
+		groups, c := uint32(len(g.adv)), &g.coef[0]
 		short := g.terms == 56
 		switch {
 		case hasAVX512 && stereo && short:
@@ -364,20 +364,4 @@ func filterVec(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint3
 	default:
 		sincMonoAVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
 	}
-}
-
-func sincS16MonoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindS16Mono, out, src, t, seq, gl, gr, planes, convertVec, filterVec)
-}
-
-func sincS16StereoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindS16Stereo, out, src, t, seq, gl, gr, planes, convertVec, filterVec)
-}
-
-func sincF32MonoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindF32Mono, out, src, t, seq, gl, gr, planes, convertVec, filterVec)
-}
-
-func sincF32StereoVec(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindF32Stereo, out, src, t, seq, gl, gr, planes, convertVec, filterVec)
 }

@@ -5,9 +5,9 @@ import (
 	"math"
 )
 
-// The band-limited resampler's inner loops, one per source encoding ×
-// channel count. Each adds len(out) device frames, times the steady gains
-// gl and gr, into out. src starts at the first source frame the first
+// The band-limited resampler's inner loop, kernelSet.sinc, for every
+// source encoding × channel count. It adds len(out) device frames, times
+// the steady gains gl and gr, into out. src starts at the first source frame the first
 // output's filter reads (its position's frame minus t.half) and holds
 // every frame the run reads; seq is the first output's row. Each output
 // is the dot product of t.taps source frames with its row of
@@ -59,10 +59,10 @@ type sincFilter func(stereo bool, out []frame, l, r []float32, t *sincTable, seq
 // source frames run of kind k, len(l) of them.
 type sincConverter func(k sourceKind, l, r []float32, run []byte)
 
-// sincRuns is every sinc kernel: it converts the source a run of at most
-// a plane of frames at a time with conv and filters each run with filt.
-func sincRuns(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32,
-	conv sincConverter, filt sincFilter) {
+// sinc is every sinc kernel of ks, for source kind k: it converts the
+// source a run of at most a plane of frames at a time with ks.convert
+// and filters each run with ks.filter.
+func (ks *kernelSet) sinc(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
 	fb := kindFrameBytes[k]
 	if k == kindS16Mono || k == kindS16Stereo {
 		gl, gr = gl*s16Scale, gr*s16Scale
@@ -70,16 +70,14 @@ func sincRuns(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, g
 	stereo := k == kindS16Stereo || k == kindF32Stereo
 	l := planes[sincLead : sincLead+sincPlane : sincLead+sincPlane]
 	r := planes[sincStride+sincLead : sincStride+sincLead+sincPlane : sincStride+sincLead+sincPlane]
-	step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
 	for len(out) > 0 {
 		// The most outputs whose windows fit a plane: the last one
 		// starts at most sincPlane-taps frames in.
-		fit := (uint64(sincPlane-t.taps)*uint64(t.phases) + uint64(t.phases) - 1 - uint64(t.phase(seq))) / step
-		n := min(len(out), int(fit)+1)
+		n := min(len(out), t.outputsUpTo(0, seq, sincPlane-t.taps))
 		last, lastSeq := t.advance(0, seq, n-1)
 		span := last + t.taps
-		conv(k, l[:span], r[:span], src[:span*fb:span*fb])
-		filt(stereo, out[:n], l[:span], r[:span], t, seq, gl, gr)
+		ks.convert(k, l[:span], r[:span], src[:span*fb:span*fb])
+		ks.filter(stereo, out[:n], l[:span], r[:span], t, seq, gl, gr)
 		adv, next := t.step1(last, lastSeq)
 		src, seq, out = src[adv*fb:], next, out[n:]
 	}
@@ -122,16 +120,16 @@ func filterScalar(stereo bool, out []frame, l, r []float32, t *sincTable, seq ui
 			// The row's lane offset in its group decides the order of
 			// the partial sums.
 			shift := int(g.lane[seq])
-			ml = sincDotGroup(c, l[j:j+K], 1, 0, shift)
+			ml = sincDotGroup(c, l[j:j+K], shift)
 			mr = ml
 			if stereo {
-				mr = sincDotGroup(c, r[j:j+K], 1, 0, shift)
+				mr = sincDotGroup(c, r[j:j+K], shift)
 			}
 		} else {
-			ml = sincDotLanes(c, l[j:j+K], 1, 0)
+			ml = sincDotLanes(c, l[j:j+K])
 			mr = ml
 			if stereo {
-				mr = sincDotLanes(c, r[j:j+K], 1, 0)
+				mr = sincDotLanes(c, r[j:j+K])
 			}
 		}
 		out[i][0] += float32(ml * gl)
@@ -150,10 +148,10 @@ func filterScalar(stereo bool, out []frame, l, r []float32, t *sincTable, seq ui
 // of k; then ((a0+a1)+(a2+a3)) + ((a4+a5)+(a6+a7)). The kernels also
 // add the frames outside the output's window times zero, which changes
 // no value (a zero's sign aside).
-func sincDotGroup(c, w []float32, stride, off, shift int) float32 {
+func sincDotGroup(c, w []float32, shift int) float32 {
 	var a [8]float32
 	for k, ck := range c {
-		a[(k+shift)&7] += float32(ck * w[k*stride+off])
+		a[(k+shift)&7] += float32(ck * w[k])
 	}
 	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
 }
@@ -165,18 +163,18 @@ func sincDotGroup(c, w []float32, stride, off, shift int) float32 {
 // partial sums in memory. Then, as the vector kernels reduce: the two
 // accumulators, the upper half of the lanes onto the lower, the upper
 // pair onto the lower, and the last two.
-func sincDotLanes(c, w []float32, stride, off int) float32 {
+func sincDotLanes(c, w []float32) float32 {
 	K := len(c)
 	var s [8]float32
 	for l := range s {
 		var a0, a1 float32
 		k := l
 		for ; k+8 < K; k += 16 {
-			a0 += float32(c[k] * w[k*stride+off])
-			a1 += float32(c[k+8] * w[(k+8)*stride+off])
+			a0 += float32(c[k] * w[k])
+			a1 += float32(c[k+8] * w[k+8])
 		}
 		if k < K {
-			a0 += float32(c[k] * w[k*stride+off])
+			a0 += float32(c[k] * w[k])
 		}
 		s[l] = a0 + a1
 	}
@@ -185,20 +183,4 @@ func sincDotLanes(c, w []float32, stride, off int) float32 {
 		h[l] = s[l] + s[l+4]
 	}
 	return (h[0] + h[2]) + (h[1] + h[3])
-}
-
-func sincS16Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindS16Mono, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
-}
-
-func sincS16Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindS16Stereo, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
-}
-
-func sincF32Mono(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindF32Mono, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
-}
-
-func sincF32Stereo(out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
-	sincRuns(kindF32Stereo, out, src, t, seq, gl, gr, planes, convertScalar, filterScalar)
 }

@@ -113,20 +113,19 @@ type sincTable struct {
 // so that the coefficient loads are aligned: a run starting at another
 // row begins with a group whose first lanes are masked off.
 type sincGroups struct {
-	cols int // rows in the cycle: the table's phases
 	// terms is how many source frames a group reads, counted from its
 	// output 0's window start: 48 taps and the last output's lane offset,
 	// rounded up to 56 or 64.
 	terms int
 	// coef[(g*terms+m)*16+i] is the coefficient of frame m for output i
-	// of group g: tap m-lane[16g+i] of row 16g+i (mod phases), or 0
-	// outside that window. 64-byte aligned.
+	// of group g: tap m-lane[16g+i] of row 16g+i, or 0 outside that
+	// window. 64-byte aligned.
 	coef []float32
 	// lane[16g+i] is how many source frames output i of group g starts
 	// after output 0 of the group: 0 to 15.
 	lane []int32
 	// adv[g] is how many source frames the window moves on after group
-	// g's 16 outputs.
+	// g's 16 outputs; there are phases/16 groups.
 	adv []uint32
 }
 
@@ -149,11 +148,17 @@ func (t *sincTable) phase(seq uint32) uint32 {
 // advance moves the rational position (frame k, row seq) on by n device
 // frames.
 func (t *sincTable) advance(k int, seq uint32, n int) (int, uint32) {
-	if n == 1 {
-		return t.step1(k, seq)
-	}
 	p := uint64(t.phase(seq)) + uint64(n)*uint64(t.stepNum)
 	return k + n*int(t.stepInt) + int(p/uint64(t.phases)), uint32((uint64(seq) + uint64(n)) % uint64(t.phases))
+}
+
+// outputsUpTo returns how many consecutive device frames, from the
+// position (frame k, row seq) on, lie in frames up to last (k <= last).
+// It counts in 1/phases of a frame, so exactly.
+func (t *sincTable) outputsUpTo(k int, seq uint32, last int) int {
+	at := uint64(k)*uint64(t.phases) + uint64(t.phase(seq))
+	step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
+	return int((uint64(last+1)*uint64(t.phases)-1-at)/step) + 1
 }
 
 // step1 is advance by one frame, from the table, without dividing: the
@@ -258,18 +263,17 @@ func newSincTable(src, dev int) *sincTable {
 // maxSincCols.
 func newSincGroups(t *sincTable) *sincGroups {
 	P := int(t.phases)
-	cols := P
 	if t.stepInt != 0 || t.taps != sincTaps || P%16 != 0 {
 		return nil // the group kernels are written for 48 taps
 	}
-	G, K := cols/16, t.taps
-	g := &sincGroups{cols: cols, lane: make([]int32, cols), adv: make([]uint32, G)}
+	G, K := P/16, t.taps
+	g := &sincGroups{lane: make([]int32, P), adv: make([]uint32, G)}
 	maxLane := 0
 	for gi := range G {
 		d := 0
 		for i := range 16 {
-			row := (16*gi + i) % P
-			g.lane[16*gi+i] = int32(d)
+			row := 16*gi + i
+			g.lane[row] = int32(d)
 			maxLane = max(maxLane, d)
 			d += int(t.adv[row])
 		}
@@ -287,7 +291,8 @@ func newSincGroups(t *sincTable) *sincGroups {
 	g.coef = buf[off : off+n : off+n]
 	for gi := range G {
 		for i := range 16 {
-			row, d := (16*gi+i)%P, int(g.lane[16*gi+i])
+			row := 16*gi + i
+			d := int(g.lane[row])
 			for k := range K {
 				g.coef[(gi*g.terms+d+k)*16+i] = t.coef[row*K+k]
 			}

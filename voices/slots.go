@@ -108,9 +108,7 @@ type slotTable struct {
 	total atomic.Int32 // voices counted against the total cap
 	peak  atomic.Int32 // most voices counted against the total cap at once
 	_     [56]byte
-	// retired counts slots retired for good, over every pool.
-	retired atomic.Int32
-	pools   [NumFormats]formatPool
+	pools [NumFormats]formatPool
 }
 
 // newSlotTable lays out pools of caps[i]*mult slots each (mult is 2 when
@@ -315,5 +313,4 @@ func (t *slotTable) retire(p *formatPool, s uint32, counted bool) {
 		p.addCount(-1)
 	}
 	p.retired.Add(1)
-	t.retired.Add(1)
 }

@@ -88,7 +88,6 @@ func (e *Engine) Stats() Stats {
 		PlayToMixLast: time.Duration(m.playLastNs.Load()), PlayToMixMax: time.Duration(m.playMaxNs.Load()),
 		StopAllLast: time.Duration(e.stopLastNs.Load()), StopAllMax: time.Duration(e.stopMaxNs.Load()),
 		StopAllFallbacks: e.fallbacks.Load(),
-		Retired:          int(e.slots.retired.Load()),
 		LastRefusal:      lastRefusalOf(e.lastRefusal.Load()),
 		Device:           e.dev.Stats(),
 		Barrier:          e.barrier.Stats(),
@@ -101,6 +100,7 @@ func (e *Engine) Stats() Stats {
 	for i := range s.Formats {
 		p := &e.slots.pools[i]
 		r := int(p.retired.Load())
+		s.Retired += r
 		s.Formats[i] = FormatStats{Format: p.format, Active: int(p.count()), Peak: int(p.peak.Load()), Cap: int(p.cap),
 			Slots: int(p.size) - r, Retired: r}
 	}

@@ -137,8 +137,8 @@ func vectorKernelsMatchScalar(t *testing.T) {
 				ph := r.Uint32N(tb.phases)
 				last, _ := tb.advance(0, ph, max(n-1, 0))
 				src := kernelInput(r, k, last+tb.taps)
-				sameFrames(t, kindNames[k]+" sinc", run(func(o []frame) { vec.sinc[k](o, src, tb, ph, gl, gr, planes) }),
-					run(func(o []frame) { scalarKernels.sinc[k](o, src, tb, ph, gl, gr, planes) }), 0)
+				sameFrames(t, kindNames[k]+" sinc", run(func(o []frame) { vec.sinc(k, o, src, tb, ph, gl, gr, planes) }),
+					run(func(o []frame) { scalarKernels.sinc(k, o, src, tb, ph, gl, gr, planes) }), 0)
 			}
 		}
 	}

@@ -230,14 +230,11 @@ func (v *voice) renderSinc(mix []frame, gl, gr float32) {
 			continue
 		}
 		// The run ends before the first position whose window would read
-		// the clip's last frame or beyond: last = end-1-(taps-half-1) is
-		// the last frame a position may lie in; in units of 1/phases.
-		last := uint64(v.end-t.taps+t.half+1)*uint64(t.phases) - 1
-		at := uint64(k)*uint64(t.phases) + uint64(t.phase(v.seq))
-		step := uint64(t.stepInt)*uint64(t.phases) + uint64(t.stepNum)
-		c := min(len(mix)-i, int((last-at)/step)+1)
+		// past the clip's last frame: end-1-(taps-half-1) is the last
+		// frame a position may lie in.
+		c := min(len(mix)-i, t.outputsUpTo(k, v.seq, v.end-t.taps+t.half))
 		fb := kindFrameBytes[v.kind]
-		v.kern.sinc[v.kind](mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.seq, gl, gr, v.planes)
+		v.kern.sinc(v.kind, mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.seq, gl, gr, v.planes)
 		k, v.seq = t.advance(k, v.seq, c)
 		v.pos = uint64(k) << 32
 		i += c
@@ -299,7 +296,7 @@ func (v *voice) sincEdges(mix []frame, k int, gl, gr float32) int {
 		if k-t.half-base+t.taps > span {
 			break
 		}
-		k, seq = t.advance(k, seq, 1)
+		k, seq = t.step1(k, seq)
 		n++
 	}
 	v.kern.filter(!v.mono, mix[:n], l, r, t, v.seq, gl, gr)
