@@ -10,7 +10,7 @@
 //   - lifetime/syncs: what goroutines share without locks: the bounded
 //     multi-producer queue (Queue), the drain Barrier between an owner
 //     goroutine and its requesters, and the atomic high-water update
-//     (StoreMax).
+//     (StoreMaxUint64 and its Int64 and Int32 forms).
 //   - lifetime/teardown: shutdown as a declared, validated and logged
 //     order of named stages (Plan).
 //   - lifetime/guard: the allocation guard (Guard) that proves steady

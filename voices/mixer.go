@@ -340,7 +340,7 @@ func (m *mixer) take(p *formatPool, prio int16) bool {
 		return false
 	}
 	if own {
-		raisePeak(&p.peak, mine)
+		syncs.StoreMaxInt32(&p.peak, mine)
 		victim.pool.addCount(-1)
 	}
 	victim.counted = false

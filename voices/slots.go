@@ -3,6 +3,8 @@ package voices
 import (
 	"fmt"
 	"sync/atomic"
+
+	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
 // Handle names one playing voice: a slot index and the slot's generation
@@ -183,8 +185,8 @@ func (t *slotTable) acquire(p *formatPool, steal bool) (uint32, uint32, uint8, r
 		return s, uint32(gen), cmdFlagSteal, reasonNone
 	}
 	if total, ok := t.reserveTotal(); ok {
-		raisePeak(&t.peak, total)
-		raisePeak(&p.peak, n+1)
+		syncs.StoreMaxInt32(&t.peak, total)
+		syncs.StoreMaxInt32(&p.peak, n+1)
 		return s, uint32(gen), 0, reasonNone
 	}
 	if steal {
@@ -234,8 +236,8 @@ func (t *slotTable) reserve(p *formatPool) bool {
 		p.addCount(-1)
 		return false
 	}
-	raisePeak(&t.peak, total)
-	raisePeak(&p.peak, mine)
+	syncs.StoreMaxInt32(&t.peak, total)
+	syncs.StoreMaxInt32(&p.peak, mine)
 	return true
 }
 
@@ -252,16 +254,6 @@ func (p *formatPool) reserveFormat() (int32, bool) {
 		}
 		if p.state.CompareAndSwap(w, w+poolCountOne) {
 			return n + 1, true
-		}
-	}
-}
-
-// raisePeak records n in peak if that is a new peak.
-func raisePeak(peak *atomic.Int32, n int32) {
-	for {
-		pk := peak.Load()
-		if n <= pk || peak.CompareAndSwap(pk, n) {
-			return
 		}
 	}
 }

@@ -109,8 +109,8 @@ func (e *Engine) Stats() Stats {
 
 // recordNs stores d as the latest of a duration and raises its maximum.
 // StopAlls may run concurrently, so the maximum only ever rises through
-// syncs.StoreMax.
+// syncs.StoreMaxInt64.
 func recordNs(last, most *atomic.Int64, d int64) {
 	last.Store(d)
-	syncs.StoreMax(most, d)
+	syncs.StoreMaxInt64(most, d)
 }

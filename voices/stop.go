@@ -44,7 +44,7 @@ func (e *Engine) StopAll(timeout time.Duration) error {
 	deadline := start.Add(timeout)
 	// Marks only rise: of two StopAlls racing, the later mark must win, or
 	// a Play queued before the later one could start after it returned.
-	syncs.StoreMax(&e.mix.stopMark, e.q.Claimed())
+	syncs.StoreMaxUint64(&e.mix.stopMark, e.q.Claimed())
 	if err := e.barrier.Wait(timeout * 3 / 4); err != nil {
 		if serr := e.seize(deadline); serr != nil {
 			return fmt.Errorf("%w after %v: %w; fallback: %w", ErrStopAll, timeout, err, serr)
@@ -112,7 +112,7 @@ func (e *Engine) Close() error {
 	// closed check just before Close, or sits behind a cell its producer
 	// is still writing, is refused whenever it is popped: it can never
 	// start on memory the caller frees once Close has returned.
-	syncs.StoreMax(&e.mix.stopMark, math.MaxUint64)
+	syncs.StoreMaxUint64(&e.mix.stopMark, math.MaxUint64)
 	if first {
 		// The result matters only through the Seize below: a read stuck
 		// inside a block keeps it out, one stuck elsewhere cannot start a

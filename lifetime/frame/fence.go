@@ -55,13 +55,13 @@ func (f *CPUFence) Signal() error {
 	}
 	n := f.armed.Add(1)
 	if !f.manual {
-		syncs.StoreMax(&f.completed, n)
+		syncs.StoreMaxUint64(&f.completed, n)
 	}
 	return nil
 }
 
 // Complete completes every point armed so far. It is the simulated GPU.
-func (f *CPUFence) Complete() { syncs.StoreMax(&f.completed, f.armed.Load()) }
+func (f *CPUFence) Complete() { syncs.StoreMaxUint64(&f.completed, f.armed.Load()) }
 
 // Done reports whether every armed point has completed.
 func (f *CPUFence) Done() bool { return f.completed.Load() >= f.armed.Load() }

@@ -84,7 +84,7 @@ func (b *Barrier) Exit() {
 	if b.state.Load() != stateBusy {
 		panic("syncs: Barrier.Exit without a matching Enter")
 	}
-	StoreMax(&b.seen, b.entered)
+	StoreMaxUint64(&b.seen, b.entered)
 	b.passes.Add(1)
 	b.state.Store(stateIdle)
 }
@@ -159,7 +159,7 @@ func (b *Barrier) Unseize() {
 	if b.state.Load() != stateSeized {
 		panic("syncs: Barrier.Unseize without Seize")
 	}
-	StoreMax(&b.seen, b.seizedAt.Load())
+	StoreMaxUint64(&b.seen, b.seizedAt.Load())
 	b.state.Store(stateIdle)
 }
 

@@ -2,7 +2,8 @@
 // and without allocating: Queue, the bounded many-producer one-consumer
 // ring through which any goroutine reaches an owner goroutine; Barrier,
 // with which an owner goroutine proves to a requester that it has let go
-// of something; and StoreMax, the atomic high-water-mark update.
+// of something; and StoreMaxUint64 (Int64, Int32), the atomic
+// high-water-mark update.
 //
 // Barrier lets a requester (StopAll, a bank release) prove that an owner
 // goroutine (the audio mixer) no longer references something, by waiting
@@ -18,7 +19,8 @@
 // Barrier's Enter and Exit belong to its owner goroutine, identified at
 // its first Enter or by SetOwner; Request, Reached, Wait, WaitEpoch,
 // Seize, Unseize and Stats may be called from any goroutine, with one
-// Seize held at a time. StoreMax may be called from any goroutine.
+// Seize held at a time. The StoreMax functions may be called from any
+// goroutine.
 //
 // # Lifetime
 //

@@ -12,9 +12,9 @@ import (
 func TestStoreMaxNeverLowers(t *testing.T) {
 	var v atomic.Uint64
 	for _, step := range []struct{ store, want uint64 }{{5, 5}, {3, 5}, {5, 5}, {9, 9}, {0, 9}} {
-		StoreMax(&v, step.store)
+		StoreMaxUint64(&v, step.store)
 		if got := v.Load(); got != step.want {
-			t.Fatalf("StoreMax(%d) left %d, want %d", step.store, got, step.want)
+			t.Fatalf("StoreMaxUint64(%d) left %d, want %d", step.store, got, step.want)
 		}
 	}
 	// Concurrent raisers: the result is the largest value any of them
@@ -26,12 +26,30 @@ func TestStoreMaxNeverLowers(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for n := g; n <= 4000; n += 4 {
-				StoreMax(&w, n)
+				StoreMaxUint64(&w, n)
 			}
 		}()
 	}
 	wg.Wait()
 	if w.Load() != 4000 {
-		t.Fatalf("concurrent StoreMax ended at %d, want 4000", w.Load())
+		t.Fatalf("concurrent StoreMaxUint64 ended at %d, want 4000", w.Load())
+	}
+}
+
+// TestStoreMaxSignedNeverLowers is the same property for the signed
+// widths, negative values included.
+func TestStoreMaxSignedNeverLowers(t *testing.T) {
+	steps := []struct{ store, want int64 }{{-5, 0}, {5, 5}, {3, 5}, {5, 5}, {9, 9}, {-1, 9}}
+	var a64 atomic.Int64
+	var a32 atomic.Int32
+	for _, step := range steps {
+		StoreMaxInt64(&a64, step.store)
+		StoreMaxInt32(&a32, int32(step.store))
+		if got := a64.Load(); got != step.want {
+			t.Fatalf("StoreMaxInt64(%d) left %d, want %d", step.store, got, step.want)
+		}
+		if got := a32.Load(); int64(got) != step.want {
+			t.Fatalf("StoreMaxInt32(%d) left %d, want %d", step.store, got, step.want)
+		}
 	}
 }
