@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -241,10 +242,16 @@ const (
 // WAVHeader returns the header of a WAV file holding frames frames of f:
 // PCM for int16, IEEE float (with the fact chunk the spec asks for) for
 // float32. The sample data follows it unchanged, since both are little
-// endian.
+// endian. A negative count, or one whose data passes the 4 GiB a RIFF
+// size can hold, is refused with ErrPCM.
 func WAVHeader(f Format, frames int) ([]byte, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
+	}
+	// The header adds at most 58 bytes, all counted in the RIFF size,
+	// which is 32 bits.
+	if frames < 0 || uint64(frames)*uint64(f.FrameBytes()) > math.MaxUint32-64 {
+		return nil, fmt.Errorf("%w: %d frames of %v do not fit a RIFF file (4 GiB)", ErrPCM, frames, f)
 	}
 	data := frames * f.FrameBytes()
 	tag, fmtLen := uint16(wavPCM), uint32(16)

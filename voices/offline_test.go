@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -34,6 +35,16 @@ func TestWAVHeader(t *testing.T) {
 	}
 	if _, err := WAVHeader(Format{}, 1); !errors.Is(err, ErrFormat) {
 		t.Errorf("WAVHeader of a bad format: %v", err)
+	}
+	// A RIFF size is 32 bits: 2^28 stereo float frames (2 GiB) fit, 2^29
+	// (4 GiB) do not, and a negative count is refused too.
+	if _, err := WAVHeader(DefaultDeviceFormat, 1<<28); err != nil {
+		t.Errorf("2 GiB of frames: %v", err)
+	}
+	for _, n := range []int{1 << 29, -1} {
+		if _, err := WAVHeader(DefaultDeviceFormat, n); !errors.Is(err, ErrPCM) || !strings.Contains(err.Error(), "RIFF") {
+			t.Errorf("WAVHeader of %d frames: %v, want ErrPCM naming the RIFF limit", n, err)
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package wav
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/steadyframe/steadyframe/voices"
 )
@@ -24,10 +23,6 @@ func Append(dst []byte, f voices.Format, pcm []byte) ([]byte, error) {
 	fb := f.FrameBytes()
 	if len(pcm)%fb != 0 {
 		return dst, fmt.Errorf("wav: Append: %w: %d bytes is not a whole number of %d-byte %v frames", voices.ErrPCM, len(pcm), fb, f)
-	}
-	// The header adds at most 58 bytes, all counted in the RIFF size.
-	if uint64(len(pcm)) > math.MaxUint32-64 {
-		return dst, fmt.Errorf("wav: Append: %w: %d bytes of PCM do not fit a RIFF file", voices.ErrPCM, len(pcm))
 	}
 	h, err := voices.WAVHeader(f, len(pcm)/fb)
 	if err != nil {
