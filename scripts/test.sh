@@ -93,6 +93,25 @@ for ex in examples/*/; do
 	fi
 done
 
+# scripts/baseline.sh compares today's hot paths with the code issue 12
+# measured (9b6fe4b), through benchmarks in scripts/testdata/baseline
+# written against that code's API. One sample each proves they still
+# build there and the script still runs; the timing itself is for a
+# developer's run with enough rounds. A clone without that commit
+# (--depth 1) cannot build it, and says so.
+echo "== baseline.sh: the round-start benchmarks build against 9b6fe4b and run once"
+if ! git cat-file -e '9b6fe4b^{commit}' 2>/dev/null; then
+	echo "   not run: this clone lacks commit 9b6fe4b (a shallow clone); baseline.sh needs the history"
+elif ./scripts/baseline.sh -rounds 1 -benchtime 1x -out "$logdir/baseline" >"$logdir/baseline.log" 2>&1 &&
+	[ "$(grep -c '^Benchmark' "$logdir/baseline/baseline-old.txt")" -eq 6 ] &&
+	[ "$(grep -c '^Benchmark' "$logdir/baseline/baseline-new.txt")" -eq 6 ]; then
+	grep -E '^Benchmark' "$logdir/baseline/baseline-old.txt" "$logdir/baseline/baseline-new.txt" | cut -c1-100
+	stage ok baseline
+else
+	tail -n 40 "$logdir/baseline.log"
+	stage fail baseline
+fi
+
 echo "== steady-frame gate: stress under Xvfb with real GL and oto writing to a file"
 go build -o "$logdir/stress" ./stress
 if "$logdir/stress" -workers 4 -frames 900 -audio oto -report "$logdir/report" >"$logdir/stress.log" 2>&1; then
