@@ -105,7 +105,9 @@ if ! git cat-file -e '9b6fe4b^{commit}' 2>/dev/null; then
 elif ./scripts/baseline.sh -rounds 1 -benchtime 1x -out "$logdir/baseline" >"$logdir/baseline.log" 2>&1 &&
 	[ "$(grep -c '^Benchmark' "$logdir/baseline/baseline-old.txt")" -eq 6 ] &&
 	[ "$(grep -c '^Benchmark' "$logdir/baseline/baseline-new.txt")" -eq 6 ]; then
-	grep -E '^Benchmark' "$logdir/baseline/baseline-old.txt" "$logdir/baseline/baseline-new.txt" | cut -c1-100
+	for v in old new; do
+		awk -v v="$v" '/^Benchmark/ { print "   " v, $1, $2 "x", $3, $4 }' "$logdir/baseline/baseline-$v.txt"
+	done
 	stage ok baseline
 else
 	tail -n 40 "$logdir/baseline.log"
