@@ -42,17 +42,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-sf_require_go
-sf_install_packages
-sf_start_display
-sf_alsa_to_file /dev/null
-
-gobin=$(go env GOPATH)/bin
-export PATH="$gobin:$PATH"
-if ! command -v benchstat >/dev/null; then
-	echo "== installing benchstat"
-	go install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
-fi
+sf_bench_env
 
 if [ $# -eq 0 ]; then
 	# Every package of the module with a benchmark.
