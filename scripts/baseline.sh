@@ -18,7 +18,14 @@
 # compares the two files: each row is one benchmark, the old code's
 # median, today's, and the change with its p-value.
 #
-# Usage: ./scripts/baseline.sh [-base COMMIT] [-rounds N] [-benchtime D] [-out DIR]
+# With -instructions N it counts instead of timing: each version's
+# churn and 64-byte arena benchmarks run under valgrind's callgrind, once
+# for 1 op and once for N, and the difference over N-1 is the
+# instructions per op. That figure does not drift with the machine.
+# (Play is left out: its benchmark stops the timer around StopAll, which
+# callgrind counts anyway.) It needs valgrind.
+#
+# Usage: ./scripts/baseline.sh [-base COMMIT] [-rounds N] [-benchtime D] [-out DIR] [-instructions N]
 # Defaults: 9b6fe4b, 10 rounds, 300ms, results in ./bench-results
 # (baseline-old.txt, baseline-new.txt, baseline.txt). Needs the
 # repository's history (a clone has it).
@@ -30,18 +37,24 @@ base=9b6fe4b
 rounds=10
 benchtime=300ms
 out=bench-results
+instructions=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-base) base=$2; shift 2 ;;
 	-rounds) rounds=$2; shift 2 ;;
 	-benchtime) benchtime=$2; shift 2 ;;
 	-out) out=$2; shift 2 ;;
+	-instructions) instructions=$2; shift 2 ;;
 	-h | -help | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "baseline.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 
 sf_bench_env
+if [ "$instructions" -gt 0 ] && ! command -v valgrind >/dev/null; then
+	echo "baseline.sh: -instructions needs valgrind (apt-get install valgrind)" >&2
+	exit 2
+fi
 
 tmp=$(mktemp -d /tmp/steadyframe-baseline.XXXXXX)
 cleanup() {
@@ -70,6 +83,28 @@ for row in "${benches[@]}"; do
 done
 
 mkdir -p "$out"
+
+if [ "$instructions" -gt 0 ]; then
+	# irefs BINARY REGEXP OPS DIR: instructions callgrind counts in a run.
+	irefs() {
+		(cd "$4" && GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			"$1" -test.run '^$' -test.bench "$2" -test.benchtime "$3x" 2>&1 >/dev/null) |
+			sed -n 's/.*I *refs: *//p' | tr -d ,
+	}
+	echo "== instructions per op (callgrind, $instructions ops less 1)" | tee "$out/instructions.txt"
+	for row in 'descriptors Churn ^BenchmarkChurn$/^impl=ours$ ^BenchmarkBaseline_Churn$' \
+		'upload ArenaAlloc64B ^BenchmarkArenaAlloc64B$/^impl=ours$ ^BenchmarkBaseline_ArenaAlloc64B$'; do
+		read -r pkg name newre oldre <<<"$row"
+		o1=$(irefs "$tmp/old-$pkg.test" "$oldre" 1 "$tmp/old/$pkg")
+		oN=$(irefs "$tmp/old-$pkg.test" "$oldre" "$instructions" "$tmp/old/$pkg")
+		n1=$(irefs "$tmp/new-$pkg.test" "$newre" 1 "$pkg")
+		nN=$(irefs "$tmp/new-$pkg.test" "$newre" "$instructions" "$pkg")
+		echo "$name: $base $(((oN - o1) / (instructions - 1))), today $(((nN - n1) / (instructions - 1)))" |
+			tee -a "$out/instructions.txt"
+	done
+	exit 0
+fi
+
 old="$out/baseline-old.txt"
 new="$out/baseline-new.txt"
 : >"$old"
