@@ -13,7 +13,10 @@
 # copies the benchmarks in scripts/testdata/baseline into it (each does
 # the work of today's benchmark of the same name, through the old API),
 # builds both versions' test binaries, and runs them alternately, ROUNDS
-# times, swapping which goes first each round. The old samples are
+# times, swapping which goes first each round. The mixer's two rows
+# (Mix32: today's default, vector kernels and windowed sinc; Mix32Linear:
+# vector kernels, linear) both compare against the old mixer, which had
+# scalar code and linear interpolation only. The old samples are
 # renamed from BenchmarkBaseline_X to BenchmarkX/impl=ours and benchstat
 # compares the two files: each row is one benchmark, the old code's
 # median, today's, and the change with its p-value.
@@ -71,7 +74,7 @@ git worktree add --detach --quiet "$tmp/old" "$base"
 benches=(
 	'descriptors ^BenchmarkChurn$/^impl=ours$ ^BenchmarkBaseline_Churn$'
 	'upload ^BenchmarkArenaAlloc(64B|256B|1KiB|4KiB)$/^impl=ours$ ^BenchmarkBaseline_ArenaAlloc'
-	'voices ^BenchmarkPlay$/^impl=ours$ ^BenchmarkBaseline_Play$'
+	'voices ^Benchmark(Play|Mix32)$/^impl=(ours|vector-sinc|vector-linear)$ ^BenchmarkBaseline_(Play|Mix32)$'
 )
 
 echo "== building the test binaries"
@@ -127,6 +130,15 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 sed -i -E 's|^BenchmarkBaseline_([A-Za-z0-9]+)|Benchmark\1/impl=ours|' "$old"
+# The mixer gets two rows against the same old samples (9b6fe4b mixed
+# with scalar code and linear interpolation only): Mix32 for today's
+# default, vector kernels with the windowed sinc, and Mix32Linear for the
+# vector kernels with linear interpolation.
+{
+	echo "pkg: github.com/steadyframe/steadyframe/voices"
+	sed -n 's|^BenchmarkMix32/impl=ours|BenchmarkMix32Linear/impl=ours|p' "$old"
+} >>"$old"
+sed -i -E 's|^BenchmarkMix32/impl=vector-sinc|BenchmarkMix32/impl=ours|; s|^BenchmarkMix32/impl=vector-linear|BenchmarkMix32Linear/impl=ours|' "$new"
 
 table="$out/baseline.txt"
 benchstat "$base=$old" "today=$new" | grep -vE '^(goos|goarch|cpu):' | tee "$table"

@@ -103,8 +103,8 @@ echo "== baseline.sh: the round-start benchmarks build against 9b6fe4b and run o
 if ! git cat-file -e '9b6fe4b^{commit}' 2>/dev/null; then
 	echo "   not run: this clone lacks commit 9b6fe4b (a shallow clone); baseline.sh needs the history"
 elif ./scripts/baseline.sh -rounds 1 -benchtime 1x -out "$logdir/baseline" >"$logdir/baseline.log" 2>&1 &&
-	[ "$(grep -c '^Benchmark' "$logdir/baseline/baseline-old.txt")" -eq 6 ] &&
-	[ "$(grep -c '^Benchmark' "$logdir/baseline/baseline-new.txt")" -eq 6 ]; then
+	[ "$(grep -c '^Benchmark' "$logdir/baseline/baseline-old.txt")" -eq 8 ] &&
+	[ "$(grep -c '^Benchmark' "$logdir/baseline/baseline-new.txt")" -eq 8 ]; then
 	for v in old new; do
 		awk -v v="$v" '/^Benchmark/ { print "   " v, $1, $2 "x", $3, $4 }' "$logdir/baseline/baseline-$v.txt"
 	done
