@@ -143,6 +143,11 @@ func setUp(hidden bool) (*app, error) {
 // loop runs the frames. Each frame is opened and closed on the clock
 // alone; the heap, the arenas and the Deferred hear about it from there.
 func (a *app) loop(frames int) error {
+	// go-gl/glfw's GetFramebufferSize allocates (its C out-parameters
+	// escape), so it is read once here and then kept current by the
+	// resize callback, which glfw.PollEvents runs on this thread.
+	w, h := a.win.GetFramebufferSize()
+	a.win.SetFramebufferSizeCallback(func(_ *glfw.Window, fw, fh int) { w, h = fw, fh })
 	for f := 0; f < frames && !a.win.ShouldClose(); f++ {
 		// Waits for the fence of the frame that last used this frame's
 		// arena regions (three frames ago), then tells the followers what
@@ -157,7 +162,6 @@ func (a *app) loop(frames int) error {
 		if err := a.audio.tick(f); err != nil {
 			return err
 		}
-		w, h := a.win.GetFramebufferSize()
 		if err := a.scene.draw(f, w, h); err != nil {
 			return err
 		}

@@ -15,16 +15,17 @@ import (
 
 const (
 	quadCount   = 8  // textures on screen, one quad each
+	maxTexSize  = 24 // texels a side of the largest texture (makeTexture)
 	churnEvery  = 15 // frames between texture replacements
 	levelEvery  = 50 // frames between level loads
 	vertexBytes = 16 // two float32 of position, two of texture coordinates
 )
 
 // quad is one texture on screen and the pixels it was made from, which
-// -verify compares with what GL holds.
+// -verify compares with what GL holds. Every texture the quad shows is
+// made in the same buffer, of capacity for the largest.
 type quad struct {
 	h      descriptors.Handle
-	size   int
 	pixels []byte
 }
 
@@ -73,23 +74,30 @@ func (s *scene) update(f int) error {
 
 // makeTexture creates quad i's texture inside the open frame, so gltex
 // copies the pixels into the staging arena and GL reads them from there
-// (a pixel unpack buffer) rather than from Go memory.
+// (a pixel unpack buffer) rather than from Go memory. Create copies them
+// before it returns, so the next texture of the quad reuses its buffer:
+// replacing a texture allocates nothing.
 func (s *scene) makeTexture(i int) error {
-	size := 8 + 4*(s.made%5)
-	px := pattern(size, s.made)
+	size := 8 + 4*(s.made%5) // 8 to maxTexSize texels a side
+	q := &s.quads[i]
+	if q.pixels == nil { // the first frame
+		q.pixels = make([]byte, maxTexSize*maxTexSize*4)
+	}
+	px := q.pixels[:size*size*4]
+	pattern(px, size, s.made)
 	h, err := s.tex.Create(size, size, gltex.FormatRGBA8, px)
 	if err != nil {
 		return fmt.Errorf("texture %d: %w", s.made, err)
 	}
-	s.quads[i] = quad{h: h, size: size, pixels: px}
+	q.h, q.pixels = h, px
 	s.made++
 	return nil
 }
 
-// pattern is a checkerboard of two colours that depend on seed, with a
-// gradient so every row and column differs.
-func pattern(size, seed int) []byte {
-	px := make([]byte, size*size*4)
+// pattern fills px, size × size RGBA8 texels, with a checkerboard of two
+// colours that depend on seed and a gradient so every row and column
+// differs.
+func pattern(px []byte, size, seed int) {
 	for y := range size {
 		for x := range size {
 			o, c := (y*size+x)*4, byte(seed*53)
@@ -99,7 +107,6 @@ func pattern(size, seed int) []byte {
 			px[o], px[o+1], px[o+2], px[o+3] = c+byte(x*5), byte(seed*97)+byte(y*5), c^0x80, 255
 		}
 	}
-	return px
 }
 
 // draw writes this frame's vertices into the vertex arena and draws one
