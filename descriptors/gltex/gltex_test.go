@@ -104,6 +104,16 @@ func solid(w, h int, c [4]byte) []byte {
 	return bytes.Repeat(c[:], w*h)
 }
 
+// readBack reads n bytes of texture name's level 0 in format, rows
+// packed without padding (a texture of odd width in R8 or RGBA8).
+func readBack(name, format uint32, n int) []byte {
+	got := make([]byte, n)
+	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
+	gl.GetTextureImage(name, 0, format, gl.UNSIGNED_BYTE, int32(n), unsafe.Pointer(&got[0]))
+	gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
+	return got
+}
+
 func TestCreateUploadsThroughStagingAndDirect(t *testing.T) {
 	gltest.Run(t, func(*glctx.Context) error {
 		for _, staging := range []bool{true, false} {
@@ -135,17 +145,11 @@ func TestCreateUploadsThroughStagingAndDirect(t *testing.T) {
 				return err
 			}
 			name, _ := r.tex.Texture(h)
-			got := make([]byte, len(want))
-			gl.GetTextureImage(name, 0, gl.RGBA, gl.UNSIGNED_BYTE, int32(len(got)), unsafe.Pointer(&got[0]))
-			if !bytes.Equal(got, want) {
+			if !bytes.Equal(readBack(name, gl.RGBA, len(want)), want) {
 				t.Errorf("staging=%t: RGBA8 texture read back differs", staging)
 			}
 			fname, _ := r.tex.Texture(hf)
-			gotf := make([]byte, len(font))
-			gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
-			gl.GetTextureImage(fname, 0, gl.RED, gl.UNSIGNED_BYTE, int32(len(gotf)), unsafe.Pointer(&gotf[0]))
-			gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
-			if !bytes.Equal(gotf, font) {
+			if !bytes.Equal(readBack(fname, gl.RED, len(font)), font) {
 				t.Errorf("staging=%t: R8 texture read back differs", staging)
 			}
 			st := r.tex.Stats()

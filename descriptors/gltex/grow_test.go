@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"testing"
-	"unsafe"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
@@ -16,11 +15,7 @@ import (
 )
 
 // readRGBA reads back a 2×2 RGBA8 texture.
-func readRGBA(name uint32) []byte {
-	got := make([]byte, 2*2*4)
-	gl.GetTextureImage(name, 0, gl.RGBA, gl.UNSIGNED_BYTE, int32(len(got)), unsafe.Pointer(&got[0]))
-	return got
-}
+func readRGBA(name uint32) []byte { return readBack(name, gl.RGBA, 2*2*4) }
 
 // A full manager grown at load time hands out the new slots with real
 // textures in them; the textures made before keep their slots and names,

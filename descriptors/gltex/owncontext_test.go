@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
@@ -19,7 +18,6 @@ import (
 	"github.com/steadyframe/steadyframe/internal/testenv"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/lifetime/glfence"
-	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
 
@@ -175,29 +173,17 @@ func missingDSA() error {
 	return nil
 }
 
-// driveBackends is a renderer's life in short: a clock fenced with GL
-// sync objects, an upload Set on a GL buffer whose arena stages texture
+// driveBackends is a renderer's life in short, wired as the package's
+// other tests wire it (newRendererWith): a clock fenced with GL sync
+// objects, an upload Set on a GL buffer whose arena stages texture
 // uploads, textures created through it, read back and compared, churned
 // over frames, then the teardown in order.
 func driveBackends() error {
-	clock, err := frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
+	r, err := newRendererWith(true, descriptors.HeapDesc{Capacity: 64}, frame.ClockDesc{NewFence: glfence.New})
 	if err != nil {
 		return err
 	}
-	buf, err := glbuf.New()
-	if err != nil {
-		return err
-	}
-	set, err := upload.NewSet(upload.SetDesc{Clock: clock, Backend: buf,
-		Arenas: []upload.ArenaDesc{{Name: "staging", Size: 1 << 20}}})
-	if err != nil {
-		return err
-	}
-	tex, err := gltex.New(gltex.Desc{Heap: descriptors.HeapDesc{Clock: clock, Capacity: 64},
-		Staging: set.Arena(0), StagingBuffer: buf.Buffer()})
-	if err != nil {
-		return err
-	}
+	tex := r.tex
 	type live struct {
 		h      descriptors.Handle
 		pixels []byte
@@ -205,7 +191,7 @@ func driveBackends() error {
 	var textures []live
 	mismatches := 0
 	for f := 0; f < 12; f++ {
-		if _, err := clock.BeginFrame(); err != nil {
+		if err := r.begin(); err != nil {
 			return err
 		}
 		// Free the oldest texture every frame after the third, so slots
@@ -227,11 +213,12 @@ func driveBackends() error {
 		}
 		textures = append(textures, live{hd, pixels})
 		for _, l := range textures {
-			if !readBackEqual(tex, l.h, l.pixels) {
+			name, err := tex.Texture(l.h)
+			if err != nil || !bytes.Equal(readBack(name, gl.RGBA, len(l.pixels)), l.pixels) {
 				mismatches++
 			}
 		}
-		if err := clock.EndFrame(); err != nil {
+		if err := r.end(); err != nil {
 			return err
 		}
 	}
@@ -241,7 +228,7 @@ func driveBackends() error {
 			return err
 		}
 	}
-	if err := clock.Drain(); err != nil {
+	if err := r.drain(); err != nil {
 		return err
 	}
 	var errs []error
@@ -254,10 +241,8 @@ func driveBackends() error {
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		errs = append(errs, fmt.Errorf("GL error 0x%x", e))
 	}
-	for _, c := range []func() error{tex.Close, set.Close, clock.Close} {
-		if err := c(); err != nil {
-			errs = append(errs, err)
-		}
+	if err := r.close(); err != nil {
+		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
@@ -265,18 +250,4 @@ func driveBackends() error {
 	fmt.Printf("own context: ok: %s; 12 textures staged, %d deleted, 0 mismatches\n",
 		gl.GoStr(gl.GetString(gl.VERSION)), tex.Stats().Deleted)
 	return nil
-}
-
-// readBackEqual reads h's texture with glGetTextureImage and compares it
-// with want.
-func readBackEqual(tex *gltex.Manager, h descriptors.Handle, want []byte) bool {
-	name, err := tex.Texture(h)
-	if err != nil {
-		return false
-	}
-	got := make([]byte, len(want))
-	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
-	gl.GetTextureImage(name, 0, gl.RGBA, gl.UNSIGNED_BYTE, int32(len(got)), unsafe.Pointer(&got[0]))
-	gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
-	return bytes.Equal(got, want)
 }
