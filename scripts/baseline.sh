@@ -35,6 +35,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
+trap sf_cleanup EXIT
 
 base=9b6fe4b
 rounds=10
