@@ -94,19 +94,25 @@ CONF
 	export ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$sf_alsa_dir/asound.conf"
 }
 
+# sf_go_tool NAME PACKAGE@VERSION puts GOPATH/bin on PATH and installs the
+# command NAME there from PACKAGE@VERSION unless NAME is already on PATH.
+sf_go_tool() {
+	export PATH="$(go env GOPATH)/bin:$PATH"
+	if ! command -v "$1" >/dev/null; then
+		echo "== installing $1"
+		go install "$2"
+	fi
+}
+
 # sf_bench_env prepares a benchmark run: Go, the system packages, a display
 # (GL benchmarks run under Xvfb), ALSA pointed at /dev/null (oto ones), and
-# benchstat (golang.org/x/perf), installed into GOPATH/bin when missing.
+# benchstat (golang.org/x/perf).
 sf_bench_env() {
 	sf_require_go
 	sf_install_packages
 	sf_start_display
 	sf_alsa_to_file /dev/null
-	export PATH="$(go env GOPATH)/bin:$PATH"
-	if ! command -v benchstat >/dev/null; then
-		echo "== installing benchstat"
-		go install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
-	fi
+	sf_go_tool benchstat golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 }
 
 sf_cleanup() {

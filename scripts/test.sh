@@ -13,12 +13,7 @@ trap sf_cleanup EXIT
 sf_require_go
 sf_install_packages
 
-gobin=$(go env GOPATH)/bin
-export PATH="$gobin:$PATH"
-if ! command -v staticcheck >/dev/null; then
-	echo "== installing staticcheck"
-	go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
-fi
+sf_go_tool staticcheck honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 passed=0
 failed=0
