@@ -1,5 +1,6 @@
-# Shared set-up for scripts/run.sh, test.sh and bench.sh: system packages, a
-# display, and ALSA pointed at a file. Sourced, not run.
+# Shared set-up for scripts/run.sh, test.sh, bench.sh and baseline.sh:
+# system packages, a display, ALSA pointed at a file, and pinned Go tools.
+# Sourced, not run.
 
 # Debian packages the cgo builds and the device tests need, and the file or
 # command that proves each one is present.

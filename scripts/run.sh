@@ -14,7 +14,7 @@ sf_require_go
 sf_install_packages
 # Without a display the window goes to Xvfb (Mesa llvmpipe).
 sf_start_display
-# Without a sound card oto's output goes to a file that is deleted at exit.
+# Without a sound card oto plays through ALSA's file plugin into /dev/null.
 if [ ! -e /dev/snd/controlC0 ] && [ -z "${ALSA_CONFIG_PATH:-}" ]; then
 	echo "steadyframe: no sound card; oto plays through ALSA into /dev/null" >&2
 	sf_alsa_to_file /dev/null

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, vet, staticcheck, every package's tests
-# (GL under Xvfb with Mesa llvmpipe, audio through oto with ALSA pointed at a
-# file), the same under the race detector, and the steady-frame gate (a
-# short stress run that must allocate nothing, and its -selftest that must
-# fail naming the injected allocation). Installs what it needs when run as
-# root; otherwise prints what to install.
+# (GL under Xvfb with Mesa llvmpipe, audio through oto with ALSA pointed at
+# /dev/null), the same under the race detector, voices with its scalar
+# kernels only, the example modules (vet, staticcheck, their tests), one
+# round of scripts/baseline.sh, and the steady-frame gate (a short stress
+# run that must allocate nothing, and its -selftest that must fail naming
+# the injected allocation). Installs what it needs when run as root;
+# otherwise prints what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
