@@ -1,6 +1,15 @@
-// Package testenv holds the rules shared by tests that need a display or a
-// sound device: such a test skips on a user's machine without one, and fails
-// instead of skipping in CI (CI=true), so CI can never go green on a skip.
+// Package testenv holds what the module's tests share, so that each exists
+// once:
+//
+//   - SkipOrFail, the rule for tests that need a display or a sound
+//     device: such a test skips on a user's machine without one, and fails
+//     instead of skipping in CI (CI=true), so CI can never go green on a
+//     skip;
+//   - NoAllocs and SkipUnderRace, the allocation assertion;
+//   - Go, List and Deps, the go command runner and the import-graph
+//     checks built on it;
+//   - FuzzSeeds, a fuzz target's committed corpus kept in step;
+//   - Buffer, a bytes.Buffer several goroutines may share.
 package testenv
 
 import (
