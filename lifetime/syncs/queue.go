@@ -65,13 +65,31 @@ func NewQueue[T any](capacity int) (*Queue[T], error) {
 
 // Push publishes v, or returns false and counts the refusal when the
 // queue is full. It never blocks and does not allocate.
+//
+// Push is Reserve, a copy and Publish, written out: Reserve does not
+// inline into a generic method (its cost there is 95, over the budget of
+// 80), and calling it cost Push 32 instructions per op more, 71 against
+// 39 (BenchmarkQueuePushPop/impl=ours under valgrind --tool=callgrind).
 func (q *Queue[T]) Push(v T) bool {
-	p, pos, ok := q.Reserve()
-	if ok {
-		*p = v
-		q.Publish(pos)
+	pos := q.tail.Load()
+	for {
+		c := &q.cell[pos&q.mask]
+		seq := c.seq.Load()
+		switch dif := int64(seq - pos); {
+		case dif == 0:
+			if q.tail.CompareAndSwap(pos, pos+1) {
+				c.v = v
+				c.seq.Store(pos + 1)
+				return true
+			}
+		case dif < 0:
+			// The cell still holds the value pushed one lap ago.
+			q.full.Add(1)
+			return false
+		}
+		// Another producer claimed pos first; retry at the new tail.
+		pos = q.tail.Load()
 	}
-	return ok
 }
 
 // Reserve is the first half of a Push that writes the value in place: it
