@@ -6,8 +6,12 @@ import "fmt"
 // called on the clock's owner goroutine, from inside the Clock call that
 // proved the frame complete (BeginFrame, Poll or Drain), with the argument
 // given to Schedule (a slot index, a handle's bits, a GL name). Like a
-// Follower, it must not call the clock's state-changing methods; it may
-// Schedule more work, which waits for a later frame.
+// Follower, it must not call the clock's state-changing methods. It may
+// Schedule more work, keyed like any other to the clock's newest frame
+// (Clock.Last): inside BeginFrame that is the frame being opened, so the
+// work waits for it; inside a Poll or Drain that finds the newest frame
+// complete, the same call runs it too, so a Release that always schedules
+// more never lets that call return.
 //
 // Store a pointer in a Releaser (a *Heap, a *textureTable): putting a
 // pointer in an interface does not allocate, so Schedule stays
@@ -130,10 +134,11 @@ func (d *Deferred) Schedule(r Releaser, arg uint64) error {
 
 // run releases, in scheduling order, every queued item whose frame is at
 // or below completed. It stops at the first item whose frame has not
-// completed, so order is never broken: an item scheduled for an older
-// frame behind a newer one waits for the newer one (which cannot happen
-// through Schedule, whose frames never decrease, but a Release that
-// schedules more work lands behind it).
+// completed: every item is keyed to Clock.Last when it is scheduled (a
+// Release's Schedule included), which never decreases, so the frames
+// along the ring never decrease either and the items behind that one
+// must wait too. An item a Release schedules lands at the tail, and runs
+// in this same call if its frame is already complete.
 func (d *Deferred) run(completed uint64) {
 	for d.n > 0 {
 		it := &d.ring[d.head]

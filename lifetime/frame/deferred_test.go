@@ -298,6 +298,36 @@ func TestDeferredReleaseMayScheduleMore(t *testing.T) {
 	}
 }
 
+// chain schedules its successor from inside Release, up to last.
+type chain struct {
+	dq   *Deferred
+	last uint64
+	seen []uint64
+}
+
+func (c *chain) Release(arg uint64) {
+	c.seen = append(c.seen, arg)
+	if arg < c.last {
+		_ = c.dq.Schedule(c, arg+1)
+	}
+}
+
+// Inside a Drain the newest frame is complete, so work a release
+// schedules there is keyed to a complete frame and the same Drain runs
+// it: nothing is left queued behind a drain.
+func TestDeferredDrainRunsWorkScheduledByItsReleases(t *testing.T) {
+	fr := newClock(t)
+	dq := deferredOn(t, fr, 2)
+	c := &chain{dq: dq, last: 3}
+	runFrames(t, fr, 1)
+	if err := dq.Schedule(c, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := fr.Drain(); err != nil || !slices.Equal(c.seen, []uint64{1, 2, 3}) || dq.Pending() != 0 {
+		t.Fatalf("Drain = %v, seen %v, %d pending; want the chain run to its end", err, c.seen, dq.Pending())
+	}
+}
+
 // closer closes its queue from inside a release with nothing else queued.
 type closer struct {
 	dq  *Deferred
