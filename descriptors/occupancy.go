@@ -93,8 +93,7 @@ func (o *occupancy) grown(h *Heap, old int) {
 		slog.Int("high_water", st.HighWater),
 	)
 	o.bind(h.name, st.Capacity)
-	o.levels(h)
-	o.rearm(h)
+	o.rearm(h) // which recomputes the levels for the new capacity
 }
 
 // atLeast returns the smallest in-use count that is pct percent of
