@@ -24,13 +24,11 @@ type mixer struct {
 	barrier *syncs.Barrier
 	clock   func() int64
 	monoOut bool
-	kern    *kernelSet
 
 	// Owned by the barrier holder.
 	nowNs      int64 // the engine clock at the start of this block
 	voices     []voice
-	planes     []float32 // the sinc kernels' converted source, for every voice in turn
-	active     []uint32  // playing slots in start order: the mix order
+	active     []uint32 // playing slots in start order: the mix order
 	mix        []frame
 	scratch    []frame // a ramping voice's block at unity gain
 	formatGain [NumFormats]float32
@@ -73,7 +71,7 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 	m := &mixer{
 		dev: dev, block: block, fade: fadeFrames,
 		q: q, slots: slots, barrier: b, clock: clock,
-		monoOut: dev.Channels == 1, kern: bestKernels(),
+		monoOut: dev.Channels == 1,
 		voices:  make([]voice, len(slots.states)),
 		active:  make([]uint32, 0, len(slots.states)),
 		mix:     make([]frame, block),
@@ -87,6 +85,9 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 	for i := range m.formatGain {
 		m.formatGain[i] = 1
 	}
+	// Every voice runs the same kernels and shares one scratch for the
+	// sinc kernels' converted source, used by each voice in turn.
+	kern, planes := bestKernels(), newSincPlanes()
 	for pi := range slots.pools {
 		p := &slots.pools[pi]
 		step := uint64(p.format.Rate) << 32 / uint64(dev.Rate)
@@ -95,12 +96,8 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 			t = sincTableFor(p.format.Rate, dev.Rate)
 		}
 		for s := p.base; s < p.base+p.size; s++ {
-			m.voices[s] = voice{pool: p, kind: kindOf(p.format), step: step, sinc: t, kern: m.kern, mono: p.format.Channels == 1}
+			m.voices[s] = voice{pool: p, kind: kindOf(p.format), step: step, sinc: t, kern: kern, planes: planes, mono: p.format.Channels == 1}
 		}
-	}
-	m.planes = newSincPlanes()
-	for i := range m.voices {
-		m.voices[i].planes = m.planes
 	}
 	return m
 }
@@ -109,7 +106,6 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 // tests compare the sets side by side). Call it only where the mixer is
 // not running.
 func (m *mixer) setKernels(ks *kernelSet) {
-	m.kern = ks
 	for i := range m.voices {
 		m.voices[i].kern = ks
 	}
