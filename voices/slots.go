@@ -197,16 +197,17 @@ func (t *slotTable) acquire(p *formatPool, steal bool) (uint32, uint32, uint8, r
 	return 0, 0, 0, reasonCapped
 }
 
-// giveBack undoes acquire for a Play that could not queue its command:
-// the slot goes back with its generation unchanged (no handle was
-// issued) and, if counted, its places under the caps.
+// giveBack returns slot s to p's free stack with its generation as it
+// is and, if counted, its places under the caps: for a Play that could
+// not queue its command (no handle was issued, so the generation stays),
+// and for retire once it has moved the generation on.
 func (t *slotTable) giveBack(p *formatPool, s uint32, counted bool) {
 	if !counted {
 		t.push(p, s, 0)
 		return
 	}
-	t.push(p, s, -1)
 	t.total.Add(-1)
+	t.push(p, s, -1)
 }
 
 // reserveTotal counts one voice against the total cap and returns the new
@@ -290,18 +291,14 @@ func (t *slotTable) liveHandle(h Handle) (uint32, bool) {
 func (t *slotTable) retire(p *formatPool, s uint32, counted bool) {
 	st := &t.states[s]
 	st.bank.Store(nil)
-	d := int32(0)
-	if counted {
-		t.total.Add(-1)
-		d = -1
-	}
 	if g := st.gen.Load(); g < uint64(lastGen) {
 		st.gen.Store(g + 1)
-		t.push(p, s, d)
+		t.giveBack(p, s, counted)
 		return
 	}
 	st.gen.Store(retiredGen)
 	if counted {
+		t.total.Add(-1)
 		p.addCount(-1)
 	}
 	p.retired.Add(1)
