@@ -83,8 +83,8 @@ func (v *voice) fixed() voice {
 type ramp struct{ l, r, dl, dr float32 }
 
 // render adds this voice's next len(mix) device frames into mix,
-// converting and resampling (linear interpolation) straight from the
-// caller's PCM. The position is carried across calls, so block edges are
+// converting and resampling (linear, or the sinc where v.sinc is set)
+// straight from the caller's PCM. The position is carried across calls, so block edges are
 // seamless. The gains ramp from the last block's to (tl, tr) across the
 // block so volume and pan changes never step; a fading voice instead
 // ramps to silence over fadeLeft frames. A voice that reaches the end of
@@ -135,7 +135,8 @@ func (v *voice) render(mix, scratch []frame, tl, tr float32) {
 // renderFrames mixes len(mix) frames at gains (gl, gr). It splits them
 // into runs whose source frames lie wholly inside the clip, each mixed by
 // one specialised loop (kernels.go), and the rare frame that interpolates
-// across the loop seam or past the end, which goes through decode.
+// across the loop seam or past the end, which goes through decode. A
+// voice with the sinc goes to renderSinc instead.
 func (v *voice) renderFrames(mix []frame, gl, gr float32) {
 	if v.sinc != nil {
 		v.renderSinc(mix, gl, gr)
