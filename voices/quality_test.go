@@ -148,11 +148,7 @@ func TestSincLoopSeams(t *testing.T) {
 func TestSincBlockEdges(t *testing.T) {
 	var outs [2][]byte
 	for i, block := range []int{16, 1000} {
-		dev := NewOffline(OfflineDesc{})
-		e, err := NewEngine(EngineDesc{Device: dev, BlockFrames: block})
-		if err != nil {
-			t.Fatalf("BlockFrames %d without FadeFrames: %v", block, err)
-		}
+		e, dev := offlineEngine(t, EngineDesc{BlockFrames: block}) // no FadeFrames
 		for _, f := range []Format{{22050, 2, EncodingInt16LE}, {44100, 1, EncodingFloat32LE}, {96000, 2, EncodingFloat32LE}} {
 			_, c := clipOf(t, e, f.String(), f, tone(f, f.Rate/3, 1000, 0.2), ClipDesc{})
 			if _, err := e.Play(c, PlayDesc{Loop: true}); err != nil {
@@ -161,9 +157,6 @@ func TestSincBlockEdges(t *testing.T) {
 		}
 		outs[i] = make([]byte, 16000*8)
 		if _, err := dev.Render(outs[i]); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Close(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -235,11 +228,7 @@ func TestCleanAudioUntouched(t *testing.T) {
 	}
 
 	for _, f := range []Format{{48000, 1, EncodingFloat32LE}, {48000, 2, EncodingFloat32LE}, {44100, 1, EncodingInt16LE}} {
-		mono := NewOffline(OfflineDesc{})
-		e, err := NewEngine(EngineDesc{Device: mono, Format: Format{Rate: 48000, Channels: 1, Encoding: EncodingFloat32LE}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, mono := offlineEngine(t, EngineDesc{Format: Format{Rate: 48000, Channels: 1, Encoding: EncodingFloat32LE}})
 		_, c := clipOf(t, e, "tone", f, tone(f, f.Rate, 1000, 0.5), ClipDesc{})
 		if _, err := e.Play(c, PlayDesc{}); err != nil {
 			t.Fatal(err)
@@ -254,9 +243,6 @@ func TestCleanAudioUntouched(t *testing.T) {
 		}
 		if level := pcmcheck.DB(pcmcheck.FitTone(x[4800:43200], 1000, 48000).Amp / 0.5); math.Abs(level) > 0.01 {
 			t.Errorf("%v centred on a mono device: %+.3f dB, want unity", f, level)
-		}
-		if err := e.Close(); err != nil {
-			t.Fatal(err)
 		}
 	}
 }
