@@ -102,3 +102,12 @@ func (v *voice) pull(dst []float32) {
 		dst[2*i], dst[2*i+1] = f[0], f[1]
 	}
 }
+
+// setKernels makes every voice run the kernels ks (the benchmarks and
+// tests compare the sets side by side). Call it only where the mixer is
+// not running.
+func (m *mixer) setKernels(ks *kernelSet) {
+	for i := range m.voices {
+		m.voices[i].kern = ks
+	}
+}

@@ -102,15 +102,6 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 	return m
 }
 
-// setKernels makes every voice run the kernels ks (the benchmarks and
-// tests compare the sets side by side). Call it only where the mixer is
-// not running.
-func (m *mixer) setKernels(ks *kernelSet) {
-	for i := range m.voices {
-		m.voices[i].kern = ks
-	}
-}
-
 // Read fills p with rendered device frames, rendering whole blocks as
 // needed and keeping any remainder for the next call. It never fails and
 // never allocates.
