@@ -76,14 +76,14 @@
 // never touch a voice: Play, Stop, SetVolume, SetPan, SetMasterGain and
 // SetFormatGain validate their arguments and push a fixed-size command
 // into a bounded lock-free queue (syncs.Queue: many producers, one
-// consumer) that the mixer drains at the start of every block. They never block and, once
-// warm, never allocate, not even to refuse: a refusal (ErrNoVoice,
-// ErrQueueFull, ErrStaleHandle, ErrClosed) is the sentinel itself, so that
-// errors.Is(err, voices.ErrNoVoice), err == voices.ErrNoVoice and a
-// switch on err allocate nothing either; the call, format and reason are
-// in Stats.LastRefusal. (errors.Is against a different sentinel than the
-// one returned may allocate while the runtime warms a cache: see the
-// package's errors.)
+// consumer) that the mixer drains at the start of every block. They
+// never block and, once warm, never allocate, not even to refuse: a
+// refusal (ErrNoVoice, ErrQueueFull, ErrStaleHandle, ErrClosed) is the
+// sentinel itself, so that errors.Is(err, voices.ErrNoVoice), err ==
+// voices.ErrNoVoice and a switch on err allocate nothing either; the
+// call, format and reason are in Stats.LastRefusal. (errors.Is against a
+// different sentinel than the one returned may allocate while the
+// runtime warms a cache: see the package's errors.)
 //
 // The only other parties that may touch the voices are StopAll,
 // Bank.Release and Close when the device has stalled: they seize the

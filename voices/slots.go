@@ -140,10 +140,11 @@ func newSlotTable(total int, caps [NumFormats]int, mult int) *slotTable {
 
 // acquire is Play's reservation: it pops a free slot of p and counts the
 // voice against p's cap and the total cap. Under both caps it returns
-// the slot, its generation (the new voice's) and no flags. Past one, it returns reasonCapped, leaving
-// everything as it was, unless steal is set: then it returns the slot,
-// uncounted, with cmdFlagSteal, for the mixer to find the voice a place
-// or refuse it. With no free slot it returns reasonBusy.
+// the slot, its generation (the new voice's) and no flags. Past one, it
+// returns reasonCapped, leaving everything as it was, unless steal is
+// set: then it returns the slot, uncounted, with cmdFlagSteal, for the
+// mixer to find the voice a place or refuse it. With no free slot it
+// returns reasonBusy.
 //
 // Every count that rises goes through a compare-and-swap against its cap,
 // so no count, and so no peak, can ever pass its cap, however producers
