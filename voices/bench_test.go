@@ -21,7 +21,8 @@ func benchFormats() []Format {
 // benchEngine builds the shared benchmark load: an engine on a manual
 // offline device with the given number of looping voices of the 12
 // benchFormats (two thirds resampled) and resampler rs. otodev's
-// benchmarks build the same load through the public API.
+// benchmarks build a like load through the public API, over 4 of these
+// formats.
 func benchEngine(b *testing.B, voices int, rs Resampler) (*Engine, *Offline) {
 	e, dev := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, Resampler: rs})
 	var clips []Clip

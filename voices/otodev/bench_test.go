@@ -64,8 +64,8 @@ func benchContext(b *testing.B) *oto.Context {
 	return bench.ctx
 }
 
-// benchFormats is the mixed load: 32 voices over these formats, two
-// thirds of them resampled to 48 kHz.
+// benchFormats is the mixed load: 32 voices over these formats, three
+// quarters of them resampled to 48 kHz.
 var benchFormats = []voices.Format{
 	{Rate: 44100, Channels: 1, Encoding: voices.EncodingInt16LE},
 	{Rate: 22050, Channels: 2, Encoding: voices.EncodingInt16LE},
