@@ -78,12 +78,40 @@ GLOBL lo16<>(SB), RODATA|NOPTR, $4
 	VBROADCASTSD X15, Y15
 
 // SANITIZE reads NaN lanes of y as 0 and clamps the rest to [-1, 1]
-// (Y13 = 1, Y12 = -1), as the scalar clamp does; t is a scratch register.
-#define SANITIZE(y, t) \
+// (registers one = 1, neg = -1), as the scalar clamp does; t is a scratch
+// register.
+#define SANITIZE(y, t, one, neg) \
 	VCMPPS $7, y, y, t \
 	VANDPS t, y, y \
-	VMINPS Y13, y, y \
-	VMAXPS Y12, y, y
+	VMINPS one, y, y \
+	VMAXPS neg, y, y
+
+// ADD8 adds eight frames, a (0-3) and b (4-7), L, R pairs, times the
+// gains into the bus at DI.
+#define ADD8(a, b) \
+	VMULPS Y15, a, a \
+	VMULPS Y15, b, b \
+	VADDPS (DI), a, a \
+	VADDPS 32(DI), b, b \
+	VMOVUPS a, (DI) \
+	VMOVUPS b, 32(DI)
+
+// MONO8 adds eight mono samples y, each for both channels, times the
+// gains into the bus at DI, through a and b (Y10, Y11: dupLo, dupHi).
+#define MONO8(y, a, b) \
+	VPERMPS y, Y10, a \
+	VPERMPS y, Y11, b \
+	ADD8(a, b)
+
+// STEREO8 interleaves eight left (Y2) and right (Y3) samples into frames
+// (Y4: l0 r0 l1 r1 | l4 r4 l5 r5, Y5: l2 r2 l3 r3 | l6 r6 l7 r7, then in
+// order) and adds them, times the gains, into the bus at DI.
+#define STEREO8 \
+	VUNPCKLPS Y3, Y2, Y4 \
+	VUNPCKHPS Y3, Y2, Y5 \
+	VPERM2F128 $0x20, Y5, Y4, Y2 \
+	VPERM2F128 $0x31, Y5, Y4, Y3 \
+	ADD8(Y2, Y3)
 
 // POSITIONS sets Y0 = frame indices, Y1 = weights of positions Y8, Y9.
 #define POSITIONS \
@@ -280,6 +308,19 @@ done: \
 	VSHUFPS $0xDD, Y4, Y4, Y1 \
 	VADDPS Y1, Y0, Y0
 
+// EMIT4 reduces four sums (REDUCE4) and orders them for the bus with
+// Y11 (emit4 or stereo2), into Y0.
+#define EMIT4(a, b, c, d) \
+	REDUCE4(a, b, c, d) \
+	VPERMPS Y0, Y11, Y0
+
+// ADD1 adds one frame, X0's low pair, times the gains into the bus at DI.
+#define ADD1 \
+	VMULPS X15, X0, X0 \
+	VMOVSD (DI), X1 \
+	VADDPS X1, X0, X0 \
+	VMOVSD X0, (DI)
+
 // func mixS16MonoAVX2(out *frame, src *byte, n int, gl, gr float32)
 TEXT ·mixS16MonoAVX2(SB), NOSPLIT, $0-32
 	MOVQ out+0(FP), DI
@@ -292,14 +333,7 @@ TEXT ·mixS16MonoAVX2(SB), NOSPLIT, $0-32
 ms16m:
 	VPMOVSXWD (SI), Y0
 	VCVTDQ2PS Y0, Y0
-	VPERMPS Y0, Y10, Y1
-	VPERMPS Y0, Y11, Y2
-	VMULPS Y15, Y1, Y1
-	VMULPS Y15, Y2, Y2
-	VADDPS (DI), Y1, Y1
-	VADDPS 32(DI), Y2, Y2
-	VMOVUPS Y1, (DI)
-	VMOVUPS Y2, 32(DI)
+	MONO8(Y0, Y1, Y2)
 	ADDQ $16, SI
 	ADDQ $64, DI
 	SUBQ $8, CX
@@ -319,12 +353,7 @@ ms16s:
 	VPMOVSXWD 16(SI), Y1
 	VCVTDQ2PS Y0, Y0
 	VCVTDQ2PS Y1, Y1
-	VMULPS Y15, Y0, Y0
-	VMULPS Y15, Y1, Y1
-	VADDPS (DI), Y0, Y0
-	VADDPS 32(DI), Y1, Y1
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
+	ADD8(Y0, Y1)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $8, CX
@@ -345,15 +374,8 @@ TEXT ·mixF32MonoAVX2(SB), NOSPLIT, $0-32
 
 mf32m:
 	VMOVUPS (SI), Y0
-	SANITIZE(Y0, Y3)
-	VPERMPS Y0, Y10, Y1
-	VPERMPS Y0, Y11, Y2
-	VMULPS Y15, Y1, Y1
-	VMULPS Y15, Y2, Y2
-	VADDPS (DI), Y1, Y1
-	VADDPS 32(DI), Y2, Y2
-	VMOVUPS Y1, (DI)
-	VMOVUPS Y2, 32(DI)
+	SANITIZE(Y0, Y3, Y13, Y12)
+	MONO8(Y0, Y1, Y2)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	SUBQ $8, CX
@@ -373,14 +395,9 @@ TEXT ·mixF32StereoAVX2(SB), NOSPLIT, $0-32
 mf32s:
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y1
-	SANITIZE(Y0, Y3)
-	SANITIZE(Y1, Y4)
-	VMULPS Y15, Y0, Y0
-	VMULPS Y15, Y1, Y1
-	VADDPS (DI), Y0, Y0
-	VADDPS 32(DI), Y1, Y1
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
+	SANITIZE(Y0, Y3, Y13, Y12)
+	SANITIZE(Y1, Y4, Y13, Y12)
+	ADD8(Y0, Y1)
 	ADDQ $64, SI
 	ADDQ $64, DI
 	SUBQ $8, CX
@@ -418,14 +435,7 @@ rs16m:
 	VCVTDQ2PS Y4, Y4
 	VCVTDQ2PS Y3, Y3
 	LERP(Y4, Y3)
-	VPERMPS Y4, Y10, Y2
-	VPERMPS Y4, Y11, Y3
-	VMULPS Y15, Y2, Y2
-	VMULPS Y15, Y3, Y3
-	VADDPS (DI), Y2, Y2
-	VADDPS 32(DI), Y3, Y3
-	VMOVUPS Y2, (DI)
-	VMOVUPS Y3, 32(DI)
+	MONO8(Y4, Y2, Y3)
 	ADDQ $64, DI
 	SUBQ $8, CX
 	JNZ  rs16m
@@ -458,16 +468,7 @@ rs16s:
 	VCVTDQ2PS Y5, Y5
 	LERP(Y2, Y4)
 	LERP(Y3, Y5)
-	VUNPCKLPS Y3, Y2, Y4           // l0 r0 l1 r1 | l4 r4 l5 r5
-	VUNPCKHPS Y3, Y2, Y5           // l2 r2 l3 r3 | l6 r6 l7 r7
-	VPERM2F128 $0x20, Y5, Y4, Y2
-	VPERM2F128 $0x31, Y5, Y4, Y3
-	VMULPS Y15, Y2, Y2
-	VMULPS Y15, Y3, Y3
-	VADDPS (DI), Y2, Y2
-	VADDPS 32(DI), Y3, Y3
-	VMOVUPS Y2, (DI)
-	VMOVUPS Y3, 32(DI)
+	STEREO8
 	ADDQ $64, DI
 	SUBQ $8, CX
 	JNZ  rs16s
@@ -499,14 +500,7 @@ rf32m:
 	VBROADCASTSS negOne<>(SB), Y5
 	VMINPS Y4, Y3, Y3
 	VMAXPS Y5, Y3, Y3
-	VPERMPS Y3, Y10, Y2
-	VPERMPS Y3, Y11, Y3
-	VMULPS Y15, Y2, Y2
-	VMULPS Y15, Y3, Y3
-	VADDPS (DI), Y2, Y2
-	VADDPS 32(DI), Y3, Y3
-	VMOVUPS Y2, (DI)
-	VMOVUPS Y3, 32(DI)
+	MONO8(Y3, Y2, Y3)
 	ADDQ $64, DI
 	SUBQ $8, CX
 	JNZ  rf32m
@@ -535,24 +529,9 @@ rf32s:
 	VPGATHERDD Y6, 12(SI)(Y0*8), Y5 // R1
 	LERP(Y2, Y4)
 	LERP(Y3, Y5)
-	VCMPPS $7, Y2, Y2, Y4
-	VANDPS Y4, Y2, Y2
-	VMINPS Y10, Y2, Y2
-	VMAXPS Y11, Y2, Y2
-	VCMPPS $7, Y3, Y3, Y4
-	VANDPS Y4, Y3, Y3
-	VMINPS Y10, Y3, Y3
-	VMAXPS Y11, Y3, Y3
-	VUNPCKLPS Y3, Y2, Y4
-	VUNPCKHPS Y3, Y2, Y5
-	VPERM2F128 $0x20, Y5, Y4, Y2
-	VPERM2F128 $0x31, Y5, Y4, Y3
-	VMULPS Y15, Y2, Y2
-	VMULPS Y15, Y3, Y3
-	VADDPS (DI), Y2, Y2
-	VADDPS 32(DI), Y3, Y3
-	VMOVUPS Y2, (DI)
-	VMOVUPS Y3, 32(DI)
+	SANITIZE(Y2, Y4, Y10, Y11)
+	SANITIZE(Y3, Y4, Y10, Y11)
+	STEREO8
 	ADDQ $64, DI
 	SUBQ $8, CX
 	JNZ  rf32s
@@ -572,7 +551,7 @@ rf32s:
 // func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 //
 // Four outputs at a time: their dot products are independent, so they
-// overlap, and one reduction, clamp and store serve all four (reducing
+// overlap, and one reduction and store serve all four (reducing
 // each output alone left it waiting on a chain of about 50 cycles).
 TEXT ·sincMonoAVX2(SB), NOSPLIT, $0-64
 	SINCSETUP
@@ -589,8 +568,7 @@ sm4:
 	SINCNEXT
 	DOT1(Y10, smd, smdd)
 	SINCNEXT
-	REDUCE4(Y7, Y8, Y9, Y10)
-	VPERMPS Y0, Y11, Y0
+	EMIT4(Y7, Y8, Y9, Y10)
 	VMULPS Y15, Y0, Y0
 	VADDPS (DI), Y0, Y0
 	VMOVUPS Y0, (DI)
@@ -605,12 +583,8 @@ sm1:
 	JZ    smend
 	DOT1(Y7, sme, smed)
 	SINCNEXT
-	REDUCE4(Y7, Y7, Y7, Y7)
-	VPERMPS Y0, Y11, Y0
-	VMULPS X15, X0, X0
-	VMOVSD (DI), X1
-	VADDPS X1, X0, X0
-	VMOVSD X0, (DI)
+	EMIT4(Y7, Y7, Y7, Y7)
+	ADD1
 	ADDQ $8, DI
 	DECQ CX
 	JMP  sm1
@@ -637,8 +611,7 @@ sx4:
 	SINCNEXT
 	DOT1X(Y10)
 	SINCNEXT
-	REDUCE4(Y7, Y8, Y9, Y10)
-	VPERMPS Y0, Y11, Y0
+	EMIT4(Y7, Y8, Y9, Y10)
 	VMULPS Y15, Y0, Y0
 	VADDPS (DI), Y0, Y0
 	VMOVUPS Y0, (DI)
@@ -653,12 +626,8 @@ sx1:
 	JZ    sxend
 	DOT1X(Y7)
 	SINCNEXT
-	REDUCE4(Y7, Y7, Y7, Y7)
-	VPERMPS Y0, Y11, Y0
-	VMULPS X15, X0, X0
-	VMOVSD (DI), X1
-	VADDPS X1, X0, X0
-	VMOVSD X0, (DI)
+	EMIT4(Y7, Y7, Y7, Y7)
+	ADD1
 	ADDQ $8, DI
 	DECQ CX
 	JMP  sx1
@@ -683,8 +652,7 @@ ss2:
 	SINCNEXT
 	DOT2(Y9, Y10, ssb, ssbd)
 	SINCNEXT
-	REDUCE4(Y7, Y8, Y9, Y10)
-	VPERMPS Y0, Y11, Y0
+	EMIT4(Y7, Y8, Y9, Y10)
 	VMULPS X15, X0, X0
 	VADDPS (DI), X0, X0
 	VMOVUPS X0, (DI)
@@ -697,12 +665,8 @@ ss1:
 	JZ    ssend
 	DOT2(Y7, Y8, ssc, sscd)
 	SINCNEXT
-	REDUCE4(Y7, Y8, Y7, Y8)
-	VPERMPS Y0, Y11, Y0
-	VMULPS X15, X0, X0
-	VMOVSD (DI), X1
-	VADDPS X1, X0, X0
-	VMOVSD X0, (DI)
+	EMIT4(Y7, Y8, Y7, Y8)
+	ADD1
 
 ssend:
 	VZEROUPPER
@@ -723,8 +687,7 @@ sy2:
 	SINCNEXT
 	DOT2X(Y9, Y10)
 	SINCNEXT
-	REDUCE4(Y7, Y8, Y9, Y10)
-	VPERMPS Y0, Y11, Y0
+	EMIT4(Y7, Y8, Y9, Y10)
 	VMULPS X15, X0, X0
 	VADDPS (DI), X0, X0
 	VMOVUPS X0, (DI)
@@ -737,12 +700,8 @@ sy1:
 	JZ    syend
 	DOT2X(Y7, Y8)
 	SINCNEXT
-	REDUCE4(Y7, Y8, Y7, Y8)
-	VPERMPS Y0, Y11, Y0
-	VMULPS X15, X0, X0
-	VMOVSD (DI), X1
-	VADDPS X1, X0, X0
-	VMOVSD X0, (DI)
+	EMIT4(Y7, Y8, Y7, Y8)
+	ADD1
 
 syend:
 	VZEROUPPER
@@ -803,7 +762,7 @@ TEXT ·f32PlaneAVX2(SB), NOSPLIT, $0-24
 
 cfm:
 	VMOVUPS (SI), Y0
-	SANITIZE(Y0, Y1)
+	SANITIZE(Y0, Y1, Y13, Y12)
 	VMOVUPS Y0, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
@@ -826,8 +785,8 @@ TEXT ·f32SplitAVX2(SB), NOSPLIT, $0-32
 cfs:
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y1
-	SANITIZE(Y0, Y4)
-	SANITIZE(Y1, Y5)
+	SANITIZE(Y0, Y4, Y13, Y12)
+	SANITIZE(Y1, Y5, Y13, Y12)
 	VSHUFPS $0x88, Y1, Y0, Y2 // L0 L1 L4 L5 | L2 L3 L6 L7
 	VSHUFPS $0xDD, Y1, Y0, Y3
 	VPERMPD $0xD8, Y2, Y2
