@@ -12,27 +12,85 @@
 // Frame layout: out is []frame, [2]float32 per frame, L then R. The gain
 // vector Y15 holds gl, gr, gl, gr, ... for every routine.
 
-// Lane indices for VPERMPS: duplicate lanes 0-3 or 4-7 of a mono vector
-// into L, R pairs.
-DATA dupLo<>+0(SB)/4, $0
-DATA dupLo<>+4(SB)/4, $0
-DATA dupLo<>+8(SB)/4, $1
-DATA dupLo<>+12(SB)/4, $1
-DATA dupLo<>+16(SB)/4, $2
-DATA dupLo<>+20(SB)/4, $2
-DATA dupLo<>+24(SB)/4, $3
-DATA dupLo<>+28(SB)/4, $3
-GLOBL dupLo<>(SB), RODATA|NOPTR, $32
+// dupPairs, zipPairs, vecOne, vecNegOne and vecFracScale serve every
+// vector kernel file of the package (sinc_avx2_amd64.s,
+// sinc_avx512_amd64.s, linear_avx512_amd64.s too): package symbols, where
+// the other tables are file-local (<>).
 
-DATA dupHi<>+0(SB)/4, $4
-DATA dupHi<>+4(SB)/4, $4
-DATA dupHi<>+8(SB)/4, $5
-DATA dupHi<>+12(SB)/4, $5
-DATA dupHi<>+16(SB)/4, $6
-DATA dupHi<>+20(SB)/4, $6
-DATA dupHi<>+24(SB)/4, $7
-DATA dupHi<>+28(SB)/4, $7
-GLOBL dupHi<>(SB), RODATA|NOPTR, $32
+// dupPairs duplicates each lane into an L, R pair (VPERMPS indices 0, 0,
+// 1, 1, ..., 15, 15): from offset 0 the lanes 0-3 of a ymm register or
+// 0-7 of a zmm one, from 32 the lanes 4-7 of a ymm register, from 64
+// the lanes 8-15 of a zmm one.
+DATA ·dupPairs+0(SB)/4, $0
+DATA ·dupPairs+4(SB)/4, $0
+DATA ·dupPairs+8(SB)/4, $1
+DATA ·dupPairs+12(SB)/4, $1
+DATA ·dupPairs+16(SB)/4, $2
+DATA ·dupPairs+20(SB)/4, $2
+DATA ·dupPairs+24(SB)/4, $3
+DATA ·dupPairs+28(SB)/4, $3
+DATA ·dupPairs+32(SB)/4, $4
+DATA ·dupPairs+36(SB)/4, $4
+DATA ·dupPairs+40(SB)/4, $5
+DATA ·dupPairs+44(SB)/4, $5
+DATA ·dupPairs+48(SB)/4, $6
+DATA ·dupPairs+52(SB)/4, $6
+DATA ·dupPairs+56(SB)/4, $7
+DATA ·dupPairs+60(SB)/4, $7
+DATA ·dupPairs+64(SB)/4, $8
+DATA ·dupPairs+68(SB)/4, $8
+DATA ·dupPairs+72(SB)/4, $9
+DATA ·dupPairs+76(SB)/4, $9
+DATA ·dupPairs+80(SB)/4, $10
+DATA ·dupPairs+84(SB)/4, $10
+DATA ·dupPairs+88(SB)/4, $11
+DATA ·dupPairs+92(SB)/4, $11
+DATA ·dupPairs+96(SB)/4, $12
+DATA ·dupPairs+100(SB)/4, $12
+DATA ·dupPairs+104(SB)/4, $13
+DATA ·dupPairs+108(SB)/4, $13
+DATA ·dupPairs+112(SB)/4, $14
+DATA ·dupPairs+116(SB)/4, $14
+DATA ·dupPairs+120(SB)/4, $15
+DATA ·dupPairs+124(SB)/4, $15
+GLOBL ·dupPairs(SB), RODATA|NOPTR, $128
+
+// zipPairs interleaves a left and a right zmm register (VPERMT2PS
+// indices: 16 and up are the right one): from offset 0 lanes 0-7, from
+// 64 lanes 8-15.
+DATA ·zipPairs+0(SB)/4, $0
+DATA ·zipPairs+4(SB)/4, $16
+DATA ·zipPairs+8(SB)/4, $1
+DATA ·zipPairs+12(SB)/4, $17
+DATA ·zipPairs+16(SB)/4, $2
+DATA ·zipPairs+20(SB)/4, $18
+DATA ·zipPairs+24(SB)/4, $3
+DATA ·zipPairs+28(SB)/4, $19
+DATA ·zipPairs+32(SB)/4, $4
+DATA ·zipPairs+36(SB)/4, $20
+DATA ·zipPairs+40(SB)/4, $5
+DATA ·zipPairs+44(SB)/4, $21
+DATA ·zipPairs+48(SB)/4, $6
+DATA ·zipPairs+52(SB)/4, $22
+DATA ·zipPairs+56(SB)/4, $7
+DATA ·zipPairs+60(SB)/4, $23
+DATA ·zipPairs+64(SB)/4, $8
+DATA ·zipPairs+68(SB)/4, $24
+DATA ·zipPairs+72(SB)/4, $9
+DATA ·zipPairs+76(SB)/4, $25
+DATA ·zipPairs+80(SB)/4, $10
+DATA ·zipPairs+84(SB)/4, $26
+DATA ·zipPairs+88(SB)/4, $11
+DATA ·zipPairs+92(SB)/4, $27
+DATA ·zipPairs+96(SB)/4, $12
+DATA ·zipPairs+100(SB)/4, $28
+DATA ·zipPairs+104(SB)/4, $13
+DATA ·zipPairs+108(SB)/4, $29
+DATA ·zipPairs+112(SB)/4, $14
+DATA ·zipPairs+116(SB)/4, $30
+DATA ·zipPairs+120(SB)/4, $15
+DATA ·zipPairs+124(SB)/4, $31
+GLOBL ·zipPairs(SB), RODATA|NOPTR, $128
 
 // emit4 orders REDUCE4's a, c, a, c | b, d, b, d as a, a, b, b, c, c, d, d:
 // four mono outputs, each for both channels.
@@ -58,15 +116,16 @@ DATA stereo2<>+24(SB)/4, $1
 DATA stereo2<>+28(SB)/4, $5
 GLOBL stereo2<>(SB), RODATA|NOPTR, $32
 
-// Float constants, broadcast with VBROADCASTSS.
-DATA one<>+0(SB)/4, $1.0
-GLOBL one<>(SB), RODATA|NOPTR, $4
-DATA negOne<>+0(SB)/4, $-1.0
-GLOBL negOne<>(SB), RODATA|NOPTR, $4
+// Float constants, broadcast with VBROADCASTSS (vecOne, vecNegOne and
+// vecFracScale shared with linear_avx512_amd64.s).
+DATA ·vecOne+0(SB)/4, $1.0
+GLOBL ·vecOne(SB), RODATA|NOPTR, $4
+DATA ·vecNegOne+0(SB)/4, $-1.0
+GLOBL ·vecNegOne(SB), RODATA|NOPTR, $4
 DATA f65536<>+0(SB)/4, $65536.0
 GLOBL f65536<>(SB), RODATA|NOPTR, $4
-DATA fracScale<>+0(SB)/4, $2.3283064365386963e-10 // 2^-32
-GLOBL fracScale<>(SB), RODATA|NOPTR, $4
+DATA ·vecFracScale+0(SB)/4, $2.3283064365386963e-10 // 2^-32
+GLOBL ·vecFracScale(SB), RODATA|NOPTR, $4
 DATA lo16<>+0(SB)/4, $0xffff
 GLOBL lo16<>(SB), RODATA|NOPTR, $4
 
@@ -97,7 +156,7 @@ GLOBL lo16<>(SB), RODATA|NOPTR, $4
 	VMOVUPS b, 32(DI)
 
 // MONO8 adds eight mono samples y, each for both channels, times the
-// gains into the bus at DI, through a and b (Y10, Y11: dupLo, dupHi).
+// gains into the bus at DI, through a and b (Y10, Y11: dupPairs from 0 and 32).
 #define MONO8(y, a, b) \
 	VPERMPS y, Y10, a \
 	VPERMPS y, Y11, b \
@@ -138,7 +197,7 @@ GLOBL lo16<>(SB), RODATA|NOPTR, $4
 	VPBROADCASTQ step8, Y7 \
 	VPBROADCASTD lo16<>(SB), Y14 \
 	VBROADCASTSS f65536<>(SB), Y13 \
-	VBROADCASTSS fracScale<>(SB), Y12
+	VBROADCASTSS ·vecFracScale(SB), Y12
 
 // LERP sets a = a + (b - a)·Y1: subtract, multiply and add, rounded one
 // by one, as the scalar code does.
@@ -327,8 +386,8 @@ TEXT ·mixS16MonoAVX2(SB), NOSPLIT, $0-32
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	GAINS(gl+24(FP), gr+28(FP))
-	VMOVDQU dupLo<>(SB), Y10
-	VMOVDQU dupHi<>(SB), Y11
+	VMOVDQU ·dupPairs(SB), Y10
+	VMOVDQU ·dupPairs+32(SB), Y11
 
 ms16m:
 	VPMOVSXWD (SI), Y0
@@ -367,10 +426,10 @@ TEXT ·mixF32MonoAVX2(SB), NOSPLIT, $0-32
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	GAINS(gl+24(FP), gr+28(FP))
-	VMOVDQU dupLo<>(SB), Y10
-	VMOVDQU dupHi<>(SB), Y11
-	VBROADCASTSS one<>(SB), Y13
-	VBROADCASTSS negOne<>(SB), Y12
+	VMOVDQU ·dupPairs(SB), Y10
+	VMOVDQU ·dupPairs+32(SB), Y11
+	VBROADCASTSS ·vecOne(SB), Y13
+	VBROADCASTSS ·vecNegOne(SB), Y12
 
 mf32m:
 	VMOVUPS (SI), Y0
@@ -389,8 +448,8 @@ TEXT ·mixF32StereoAVX2(SB), NOSPLIT, $0-32
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	GAINS(gl+24(FP), gr+28(FP))
-	VBROADCASTSS one<>(SB), Y13
-	VBROADCASTSS negOne<>(SB), Y12
+	VBROADCASTSS ·vecOne(SB), Y13
+	VBROADCASTSS ·vecNegOne(SB), Y12
 
 mf32s:
 	VMOVUPS (SI), Y0
@@ -422,8 +481,8 @@ TEXT ·resampleS16MonoAVX2(SB), NOSPLIT, $0-48
 	MOVQ n+16(FP), CX
 	GAINS(gl+40(FP), gr+44(FP)) // before LINSETUP: it uses X14
 	LINSETUP(pos+24(FP), step8+32(FP))
-	VMOVDQU dupLo<>(SB), Y10
-	VMOVDQU dupHi<>(SB), Y11
+	VMOVDQU ·dupPairs(SB), Y10
+	VMOVDQU ·dupPairs+32(SB), Y11
 
 rs16m:
 	POSITIONS
@@ -482,8 +541,8 @@ TEXT ·resampleF32MonoAVX2(SB), NOSPLIT, $0-48
 	MOVQ n+16(FP), CX
 	GAINS(gl+40(FP), gr+44(FP)) // before LINSETUP: it uses X14
 	LINSETUP(pos+24(FP), step8+32(FP))
-	VMOVDQU dupLo<>(SB), Y10
-	VMOVDQU dupHi<>(SB), Y11
+	VMOVDQU ·dupPairs(SB), Y10
+	VMOVDQU ·dupPairs+32(SB), Y11
 
 rf32m:
 	POSITIONS
@@ -496,8 +555,8 @@ rf32m:
 	// Y13 hold the position constants.
 	VCMPPS $7, Y3, Y3, Y2
 	VANDPS Y2, Y3, Y3
-	VBROADCASTSS one<>(SB), Y4
-	VBROADCASTSS negOne<>(SB), Y5
+	VBROADCASTSS ·vecOne(SB), Y4
+	VBROADCASTSS ·vecNegOne(SB), Y5
 	VMINPS Y4, Y3, Y3
 	VMAXPS Y5, Y3, Y3
 	MONO8(Y3, Y2, Y3)
@@ -514,8 +573,8 @@ TEXT ·resampleF32StereoAVX2(SB), NOSPLIT, $0-48
 	MOVQ n+16(FP), CX
 	GAINS(gl+40(FP), gr+44(FP)) // before LINSETUP: it uses X14
 	LINSETUP(pos+24(FP), step8+32(FP))
-	VBROADCASTSS one<>(SB), Y10
-	VBROADCASTSS negOne<>(SB), Y11
+	VBROADCASTSS ·vecOne(SB), Y10
+	VBROADCASTSS ·vecNegOne(SB), Y11
 
 rf32s:
 	POSITIONS
@@ -757,8 +816,8 @@ TEXT ·f32PlaneAVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-	VBROADCASTSS one<>(SB), Y13
-	VBROADCASTSS negOne<>(SB), Y12
+	VBROADCASTSS ·vecOne(SB), Y13
+	VBROADCASTSS ·vecNegOne(SB), Y12
 
 cfm:
 	VMOVUPS (SI), Y0
@@ -779,8 +838,8 @@ TEXT ·f32SplitAVX2(SB), NOSPLIT, $0-32
 	MOVQ roff+8(FP), AX
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
-	VBROADCASTSS one<>(SB), Y13
-	VBROADCASTSS negOne<>(SB), Y12
+	VBROADCASTSS ·vecOne(SB), Y13
+	VBROADCASTSS ·vecNegOne(SB), Y12
 
 cfs:
 	VMOVUPS (SI), Y0

@@ -14,82 +14,7 @@
 // loops' integer interpolation). n is a multiple of 16, and src holds the
 // 17 frames from the last group's first. VZEROUPPER before every return.
 
-// linDupLo and linDupHi duplicate lanes 0-7 and 8-15 into L, R pairs;
-// linZipLo and linZipHi interleave a left and a right group (VPERMT2PS).
-DATA linDupLo<>+0(SB)/4, $0
-DATA linDupLo<>+4(SB)/4, $0
-DATA linDupLo<>+8(SB)/4, $1
-DATA linDupLo<>+12(SB)/4, $1
-DATA linDupLo<>+16(SB)/4, $2
-DATA linDupLo<>+20(SB)/4, $2
-DATA linDupLo<>+24(SB)/4, $3
-DATA linDupLo<>+28(SB)/4, $3
-DATA linDupLo<>+32(SB)/4, $4
-DATA linDupLo<>+36(SB)/4, $4
-DATA linDupLo<>+40(SB)/4, $5
-DATA linDupLo<>+44(SB)/4, $5
-DATA linDupLo<>+48(SB)/4, $6
-DATA linDupLo<>+52(SB)/4, $6
-DATA linDupLo<>+56(SB)/4, $7
-DATA linDupLo<>+60(SB)/4, $7
-GLOBL linDupLo<>(SB), RODATA|NOPTR, $64
-DATA linDupHi<>+0(SB)/4, $8
-DATA linDupHi<>+4(SB)/4, $8
-DATA linDupHi<>+8(SB)/4, $9
-DATA linDupHi<>+12(SB)/4, $9
-DATA linDupHi<>+16(SB)/4, $10
-DATA linDupHi<>+20(SB)/4, $10
-DATA linDupHi<>+24(SB)/4, $11
-DATA linDupHi<>+28(SB)/4, $11
-DATA linDupHi<>+32(SB)/4, $12
-DATA linDupHi<>+36(SB)/4, $12
-DATA linDupHi<>+40(SB)/4, $13
-DATA linDupHi<>+44(SB)/4, $13
-DATA linDupHi<>+48(SB)/4, $14
-DATA linDupHi<>+52(SB)/4, $14
-DATA linDupHi<>+56(SB)/4, $15
-DATA linDupHi<>+60(SB)/4, $15
-GLOBL linDupHi<>(SB), RODATA|NOPTR, $64
-DATA linZipLo<>+0(SB)/4, $0
-DATA linZipLo<>+4(SB)/4, $16
-DATA linZipLo<>+8(SB)/4, $1
-DATA linZipLo<>+12(SB)/4, $17
-DATA linZipLo<>+16(SB)/4, $2
-DATA linZipLo<>+20(SB)/4, $18
-DATA linZipLo<>+24(SB)/4, $3
-DATA linZipLo<>+28(SB)/4, $19
-DATA linZipLo<>+32(SB)/4, $4
-DATA linZipLo<>+36(SB)/4, $20
-DATA linZipLo<>+40(SB)/4, $5
-DATA linZipLo<>+44(SB)/4, $21
-DATA linZipLo<>+48(SB)/4, $6
-DATA linZipLo<>+52(SB)/4, $22
-DATA linZipLo<>+56(SB)/4, $7
-DATA linZipLo<>+60(SB)/4, $23
-GLOBL linZipLo<>(SB), RODATA|NOPTR, $64
-DATA linZipHi<>+0(SB)/4, $8
-DATA linZipHi<>+4(SB)/4, $24
-DATA linZipHi<>+8(SB)/4, $9
-DATA linZipHi<>+12(SB)/4, $25
-DATA linZipHi<>+16(SB)/4, $10
-DATA linZipHi<>+20(SB)/4, $26
-DATA linZipHi<>+24(SB)/4, $11
-DATA linZipHi<>+28(SB)/4, $27
-DATA linZipHi<>+32(SB)/4, $12
-DATA linZipHi<>+36(SB)/4, $28
-DATA linZipHi<>+40(SB)/4, $13
-DATA linZipHi<>+44(SB)/4, $29
-DATA linZipHi<>+48(SB)/4, $14
-DATA linZipHi<>+52(SB)/4, $30
-DATA linZipHi<>+56(SB)/4, $15
-DATA linZipHi<>+60(SB)/4, $31
-GLOBL linZipHi<>(SB), RODATA|NOPTR, $64
-DATA linOne<>+0(SB)/4, $1.0
-GLOBL linOne<>(SB), RODATA|NOPTR, $4
-DATA linNegOne<>+0(SB)/4, $-1.0
-GLOBL linNegOne<>(SB), RODATA|NOPTR, $4
-DATA linFracScale<>+0(SB)/4, $2.3283064365386963e-10 // 2^-32
-GLOBL linFracScale<>(SB), RODATA|NOPTR, $4
+// The lane tables and float constants are kernels_amd64.s's.
 DATA linIntOne<>+0(SB)/4, $1
 GLOBL linIntOne<>(SB), RODATA|NOPTR, $4
 
@@ -106,14 +31,14 @@ GLOBL linIntOne<>(SB), RODATA|NOPTR, $4
 	VMOVDQU64 (AX), Z31 \
 	VMOVDQU64 64(AX), Z30 \
 	MOVQ step16+40(FP), R9 \
-	VBROADCASTSS linFracScale<>(SB), Z29 \
+	VBROADCASTSS ·vecFracScale(SB), Z29 \
 	VBROADCASTSS gl+48(FP), Z28 \
 	VBROADCASTSS gr+52(FP), Z0 \
 	MOVL $0xAAAA, AX \
 	KMOVW AX, K3 \
 	VMOVAPS Z0, K3, Z28 \
-	VBROADCASTSS linOne<>(SB), Z25 \
-	VBROADCASTSS linNegOne<>(SB), Z24
+	VBROADCASTSS ·vecOne(SB), Z25 \
+	VBROADCASTSS ·vecNegOne(SB), Z24
 
 // LINPOS splits the group's 16 positions: Z3 each lane's frame less the
 // first lane's, Z1 its weight t (the fraction converted as the scalar
@@ -167,8 +92,8 @@ GLOBL linIntOne<>(SB), RODATA|NOPTR, $4
 // func resampleF32MonoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
 TEXT ·resampleF32MonoAVX512(SB), NOSPLIT, $0-56
 	LINSETUP
-	VMOVDQU32 linDupLo<>(SB), Z27
-	VMOVDQU32 linDupHi<>(SB), Z26
+	VMOVDQU32 ·dupPairs(SB), Z27
+	VMOVDQU32 ·dupPairs+64(SB), Z26
 
 lfm:
 	LINPOS
@@ -188,8 +113,8 @@ lfm:
 // func resampleS16MonoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
 TEXT ·resampleS16MonoAVX512(SB), NOSPLIT, $0-56
 	LINSETUP
-	VMOVDQU32 linDupLo<>(SB), Z27
-	VMOVDQU32 linDupHi<>(SB), Z26
+	VMOVDQU32 ·dupPairs(SB), Z27
+	VMOVDQU32 ·dupPairs+64(SB), Z26
 
 lsm:
 	LINPOS
@@ -212,8 +137,8 @@ lsm:
 // func resampleS16StereoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
 TEXT ·resampleS16StereoAVX512(SB), NOSPLIT, $0-56
 	LINSETUP
-	VMOVDQU32 linZipLo<>(SB), Z27
-	VMOVDQU32 linZipHi<>(SB), Z26
+	VMOVDQU32 ·zipPairs(SB), Z27
+	VMOVDQU32 ·zipPairs+64(SB), Z26
 
 lss:
 	LINPOS
@@ -244,8 +169,8 @@ lss:
 // func resampleF32StereoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
 TEXT ·resampleF32StereoAVX512(SB), NOSPLIT, $0-56
 	LINSETUP
-	VMOVDQU32 linZipLo<>(SB), Z27
-	VMOVDQU32 linZipHi<>(SB), Z26
+	VMOVDQU32 ·zipPairs(SB), Z27
+	VMOVDQU32 ·zipPairs+64(SB), Z26
 	VPBROADCASTD linIntOne<>(SB), Z23
 
 lfs:

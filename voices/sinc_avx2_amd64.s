@@ -52,26 +52,6 @@ DATA halfOnes<>+120(SB)/4, $0
 DATA halfOnes<>+124(SB)/4, $0
 GLOBL halfOnes<>(SB), RODATA|NOPTR, $128
 
-// halfDupLo and halfDupHi duplicate lanes 0-3 and 4-7 into L, R pairs.
-DATA halfDupLo<>+0(SB)/4, $0
-DATA halfDupLo<>+4(SB)/4, $0
-DATA halfDupLo<>+8(SB)/4, $1
-DATA halfDupLo<>+12(SB)/4, $1
-DATA halfDupLo<>+16(SB)/4, $2
-DATA halfDupLo<>+20(SB)/4, $2
-DATA halfDupLo<>+24(SB)/4, $3
-DATA halfDupLo<>+28(SB)/4, $3
-GLOBL halfDupLo<>(SB), RODATA|NOPTR, $32
-DATA halfDupHi<>+0(SB)/4, $4
-DATA halfDupHi<>+4(SB)/4, $4
-DATA halfDupHi<>+8(SB)/4, $5
-DATA halfDupHi<>+12(SB)/4, $5
-DATA halfDupHi<>+16(SB)/4, $6
-DATA halfDupHi<>+20(SB)/4, $6
-DATA halfDupHi<>+24(SB)/4, $7
-DATA halfDupHi<>+28(SB)/4, $7
-GLOBL halfDupHi<>(SB), RODATA|NOPTR, $32
-
 // HALFSETUP loads the arguments: DI out, CX n, SI the plane, R8 coef,
 // R9 lane, R13 adv, R11 the half-group of row seq, BX its first lane (the
 // first output's), Y15 the gains (gl, gr, gl, gr, ...). SI then
@@ -252,9 +232,9 @@ GLOBL halfDupHi<>(SB), RODATA|NOPTR, $32
 	VADDPS Y6, Y4, Y4 \
 	VADDPS Y4, Y0, Y0 \
 	HALFMASK \
-	VMOVDQU halfDupLo<>(SB), Y6 \
+	VMOVDQU ·dupPairs(SB), Y6 \
 	VPERMPS Y0, Y6, Y4 \
-	VMOVDQU halfDupHi<>(SB), Y6 \
+	VMOVDQU ·dupPairs+32(SB), Y6 \
 	VPERMPS Y0, Y6, Y5 \
 	VMULPS Y15, Y4, Y4 \
 	VMULPS Y15, Y5, Y5 \

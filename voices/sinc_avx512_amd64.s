@@ -58,80 +58,6 @@ DATA sincLaneBelow<>+124(SB)/4, $0x7fffffff
 DATA sincLaneBelow<>+128(SB)/4, $0xffffffff
 GLOBL sincLaneBelow<>(SB), RODATA|NOPTR, $132
 
-// sincDupLo and sincDupHi duplicate lanes 0-7 and 8-15 of a mono group
-// into L, R pairs.
-DATA sincDupLo<>+0(SB)/4, $0
-DATA sincDupLo<>+4(SB)/4, $0
-DATA sincDupLo<>+8(SB)/4, $1
-DATA sincDupLo<>+12(SB)/4, $1
-DATA sincDupLo<>+16(SB)/4, $2
-DATA sincDupLo<>+20(SB)/4, $2
-DATA sincDupLo<>+24(SB)/4, $3
-DATA sincDupLo<>+28(SB)/4, $3
-DATA sincDupLo<>+32(SB)/4, $4
-DATA sincDupLo<>+36(SB)/4, $4
-DATA sincDupLo<>+40(SB)/4, $5
-DATA sincDupLo<>+44(SB)/4, $5
-DATA sincDupLo<>+48(SB)/4, $6
-DATA sincDupLo<>+52(SB)/4, $6
-DATA sincDupLo<>+56(SB)/4, $7
-DATA sincDupLo<>+60(SB)/4, $7
-GLOBL sincDupLo<>(SB), RODATA|NOPTR, $64
-DATA sincDupHi<>+0(SB)/4, $8
-DATA sincDupHi<>+4(SB)/4, $8
-DATA sincDupHi<>+8(SB)/4, $9
-DATA sincDupHi<>+12(SB)/4, $9
-DATA sincDupHi<>+16(SB)/4, $10
-DATA sincDupHi<>+20(SB)/4, $10
-DATA sincDupHi<>+24(SB)/4, $11
-DATA sincDupHi<>+28(SB)/4, $11
-DATA sincDupHi<>+32(SB)/4, $12
-DATA sincDupHi<>+36(SB)/4, $12
-DATA sincDupHi<>+40(SB)/4, $13
-DATA sincDupHi<>+44(SB)/4, $13
-DATA sincDupHi<>+48(SB)/4, $14
-DATA sincDupHi<>+52(SB)/4, $14
-DATA sincDupHi<>+56(SB)/4, $15
-DATA sincDupHi<>+60(SB)/4, $15
-GLOBL sincDupHi<>(SB), RODATA|NOPTR, $64
-
-// sincZipLo and sincZipHi interleave lanes 0-7 and 8-15 of a left and a
-// right group (VPERMT2PS indices: 16 and up are the right group).
-DATA sincZipLo<>+0(SB)/4, $0
-DATA sincZipLo<>+4(SB)/4, $16
-DATA sincZipLo<>+8(SB)/4, $1
-DATA sincZipLo<>+12(SB)/4, $17
-DATA sincZipLo<>+16(SB)/4, $2
-DATA sincZipLo<>+20(SB)/4, $18
-DATA sincZipLo<>+24(SB)/4, $3
-DATA sincZipLo<>+28(SB)/4, $19
-DATA sincZipLo<>+32(SB)/4, $4
-DATA sincZipLo<>+36(SB)/4, $20
-DATA sincZipLo<>+40(SB)/4, $5
-DATA sincZipLo<>+44(SB)/4, $21
-DATA sincZipLo<>+48(SB)/4, $6
-DATA sincZipLo<>+52(SB)/4, $22
-DATA sincZipLo<>+56(SB)/4, $7
-DATA sincZipLo<>+60(SB)/4, $23
-GLOBL sincZipLo<>(SB), RODATA|NOPTR, $64
-DATA sincZipHi<>+0(SB)/4, $8
-DATA sincZipHi<>+4(SB)/4, $24
-DATA sincZipHi<>+8(SB)/4, $9
-DATA sincZipHi<>+12(SB)/4, $25
-DATA sincZipHi<>+16(SB)/4, $10
-DATA sincZipHi<>+20(SB)/4, $26
-DATA sincZipHi<>+24(SB)/4, $11
-DATA sincZipHi<>+28(SB)/4, $27
-DATA sincZipHi<>+32(SB)/4, $12
-DATA sincZipHi<>+36(SB)/4, $28
-DATA sincZipHi<>+40(SB)/4, $13
-DATA sincZipHi<>+44(SB)/4, $29
-DATA sincZipHi<>+48(SB)/4, $14
-DATA sincZipHi<>+52(SB)/4, $30
-DATA sincZipHi<>+56(SB)/4, $15
-DATA sincZipHi<>+60(SB)/4, $31
-GLOBL sincZipHi<>(SB), RODATA|NOPTR, $64
-
 // GROUPSETUP loads the arguments: DI out, CX n, SI the plane, R8 coef,
 // R9 lane, R13 adv, R11 the group of row seq, BX its first lane (the
 // first output's), Z15 the gains (gl, gr, gl, gr, ...). DI and SI then
@@ -412,8 +338,8 @@ GLOBL sincZipHi<>(SB), RODATA|NOPTR, $64
 // Accumulators Z0-Z7.
 TEXT ·sincMonoGroups56AVX512(SB), NOSPLIT, $0-64
 	GROUPSETUP
-	VMOVDQU32 sincDupLo<>(SB), Z13
-	VMOVDQU32 sincDupHi<>(SB), Z12
+	VMOVDQU32 ·dupPairs(SB), Z13
+	VMOVDQU32 ·dupPairs+64(SB), Z12
 
 sm56:
 	IMUL3Q $3584, R11, R10
@@ -431,8 +357,8 @@ sm56:
 // Accumulators Z0-Z7.
 TEXT ·sincMonoGroups64AVX512(SB), NOSPLIT, $0-64
 	GROUPSETUP
-	VMOVDQU32 sincDupLo<>(SB), Z13
-	VMOVDQU32 sincDupHi<>(SB), Z12
+	VMOVDQU32 ·dupPairs(SB), Z13
+	VMOVDQU32 ·dupPairs+64(SB), Z12
 
 sm64:
 	IMUL3Q $4096, R11, R10
@@ -450,8 +376,8 @@ sm64:
 // Z0-Z7, right in Z16-Z23.
 TEXT ·sincStereoGroups56AVX512(SB), NOSPLIT, $0-64
 	GROUPSETUP
-	VMOVDQU32 sincZipLo<>(SB), Z13
-	VMOVDQU32 sincZipHi<>(SB), Z12
+	VMOVDQU32 ·zipPairs(SB), Z13
+	VMOVDQU32 ·zipPairs+64(SB), Z12
 
 ss56:
 	IMUL3Q $3584, R11, R10
@@ -469,8 +395,8 @@ ss56:
 // Z0-Z7, right in Z16-Z23.
 TEXT ·sincStereoGroups64AVX512(SB), NOSPLIT, $0-64
 	GROUPSETUP
-	VMOVDQU32 sincZipLo<>(SB), Z13
-	VMOVDQU32 sincZipHi<>(SB), Z12
+	VMOVDQU32 ·zipPairs(SB), Z13
+	VMOVDQU32 ·zipPairs+64(SB), Z12
 
 ss64:
 	IMUL3Q $4096, R11, R10
