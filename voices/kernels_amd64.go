@@ -34,8 +34,13 @@ var vectorKernels = func() *kernelSet {
 		return nil
 	}
 	return &kernelSet{
-		name:    "avx2",
-		mix:     [4]func([]frame, []byte, float32, float32){mixS16MonoVec, mixS16StereoVec, mixF32MonoVec, mixF32StereoVec},
+		name: "avx2",
+		mix: [4]func([]frame, []byte, float32, float32){
+			unityVec(mixS16MonoAVX2, mixS16Mono, 2, s16Scale),
+			unityVec(mixS16StereoAVX2, mixS16Stereo, 4, s16Scale),
+			unityVec(mixF32MonoAVX2, mixF32Mono, 4, 1),
+			unityVec(mixF32StereoAVX2, mixF32Stereo, 8, 1),
+		},
 		linear:  [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16MonoVec, resampleS16StereoVec, resampleF32MonoVec, resampleF32StereoVec},
 		convert: convertVec,
 		filter:  filterVec,
@@ -67,51 +72,21 @@ func mixF32MonoAVX2(out *frame, src *byte, n int, gl, gr float32)
 //go:noescape
 func mixF32StereoAVX2(out *frame, src *byte, n int, gl, gr float32)
 
-// unityRun checks src holds n frames of fb bytes and returns the vector
-// part of n.
-func unityRun(n int, src []byte, fb int) int {
-	_ = src[n*fb-1]
-	return n &^ 7
-}
-
-func mixS16MonoVec(out []frame, src []byte, gl, gr float32) {
-	if len(out) < 8 {
-		mixS16Mono(out, src, gl, gr)
-		return
+// unityVec returns the vector version of a unity-rate loop: the AVX2
+// loop vec over the run's multiple of 8 frames, the scalar loop over the
+// rest. fb is a source frame's bytes, scale what vec needs the gains
+// multiplied by (s16Scale for 16-bit sources, 1 for float32: exact).
+func unityVec(vec func(out *frame, src *byte, n int, gl, gr float32), scalar func([]frame, []byte, float32, float32), fb int, scale float32) func([]frame, []byte, float32, float32) {
+	return func(out []frame, src []byte, gl, gr float32) {
+		if len(out) < 8 {
+			scalar(out, src, gl, gr)
+			return
+		}
+		_ = src[len(out)*fb-1]
+		n := len(out) &^ 7
+		vec(&out[0], &src[0], n, gl*scale, gr*scale)
+		scalar(out[n:], src[fb*n:], gl, gr)
 	}
-	n := unityRun(len(out), src, 2)
-	mixS16MonoAVX2(&out[0], &src[0], n, gl*s16Scale, gr*s16Scale)
-	mixS16Mono(out[n:], src[2*n:], gl, gr)
-}
-
-func mixS16StereoVec(out []frame, src []byte, gl, gr float32) {
-	if len(out) < 8 {
-		mixS16Stereo(out, src, gl, gr)
-		return
-	}
-	n := unityRun(len(out), src, 4)
-	mixS16StereoAVX2(&out[0], &src[0], n, gl*s16Scale, gr*s16Scale)
-	mixS16Stereo(out[n:], src[4*n:], gl, gr)
-}
-
-func mixF32MonoVec(out []frame, src []byte, gl, gr float32) {
-	if len(out) < 8 {
-		mixF32Mono(out, src, gl, gr)
-		return
-	}
-	n := unityRun(len(out), src, 4)
-	mixF32MonoAVX2(&out[0], &src[0], n, gl, gr)
-	mixF32Mono(out[n:], src[4*n:], gl, gr)
-}
-
-func mixF32StereoVec(out []frame, src []byte, gl, gr float32) {
-	if len(out) < 8 {
-		mixF32Stereo(out, src, gl, gr)
-		return
-	}
-	n := unityRun(len(out), src, 8)
-	mixF32StereoAVX2(&out[0], &src[0], n, gl, gr)
-	mixF32Stereo(out[n:], src[8*n:], gl, gr)
 }
 
 //go:noescape
