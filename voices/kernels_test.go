@@ -175,9 +175,10 @@ func BenchmarkKernels(b *testing.B) {
 					name = "vector/" + name
 				}
 				b.Run(name, func(b *testing.B) {
-					v := testSincVoice(f, noise(r, f, f.Rate, 0.5), true, 48000)
-					if rs == ResamplerLinear {
-						v = testVoice(f, noise(r, f, f.Rate, 0.5), true)
+					pcm := noise(r, f, f.Rate, 0.5)
+					v := testVoice(f, pcm, true)
+					if rs == ResamplerSinc {
+						v = testSincVoice(f, pcm, true, 48000)
 					}
 					v.kern = ks
 					v.gainL, v.gainR = 0.5, 0.5
