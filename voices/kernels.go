@@ -163,7 +163,7 @@ type kernelSet struct {
 }
 
 // scalarKernels are the reference loops in plain Go: what other
-// architectures, CPUs without AVX2 and FMA, and builds with the
+// architectures, CPUs without AVX2, and builds with the
 // steadyframe_scalar tag run, and what the vector kernels' tests compare
 // against.
 var scalarKernels = kernelSet{
