@@ -3,6 +3,7 @@
 package voices
 
 import (
+	"cmp"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -23,29 +24,39 @@ import (
 // would cost that equality: they gained about 9% of
 // BenchmarkMix32/impl=vector-sinc, all of it in the stereo kernels, with
 // outputs within 7e-7 of the scalar ones (measured, not adopted).
-var hasAVX2 = cpu.X86.HasAVX2
+//
+// A kernel set is chosen once per mixer (kernelSet): avx2Kernels run the
+// AVX2 kernels alone, nil where the CPU lacks AVX2; avx512Kernels the
+// AVX-512 ones where they apply and the AVX2 ones elsewhere, nil where
+// the CPU lacks either. vectorKernels is the better of the two, nil
+// without AVX2.
+var (
+	avx2Kernels   = newVectorKernels("avx2", cpu.X86.HasAVX2, false)
+	avx512Kernels = newVectorKernels("avx512", cpu.X86.HasAVX2 && cpu.X86.HasAVX512F, true)
+	vectorKernels = cmp.Or(avx512Kernels, avx2Kernels)
+)
 
-// hasAVX512 selects the AVX-512 kernels, which use AVX-512F alone.
-var hasAVX512 = cpu.X86.HasAVX512F
-
-// vectorKernels are the vector kernels, nil where the CPU lacks AVX2.
-var vectorKernels = func() *kernelSet {
-	if !hasAVX2 {
+// newVectorKernels returns the vector kernel set, with the AVX-512
+// kernels if wide, or nil if the CPU cannot run it (ok false).
+func newVectorKernels(name string, ok, wide bool) *kernelSet {
+	if !ok {
 		return nil
 	}
 	return &kernelSet{
-		name: "avx2",
+		name: name,
 		mix: [4]func([]frame, []byte, float32, float32){
 			unityVec(mixS16MonoAVX2, mixS16Mono, 2, s16Scale),
 			unityVec(mixS16StereoAVX2, mixS16Stereo, 4, s16Scale),
 			unityVec(mixF32MonoAVX2, mixF32Mono, 4, 1),
 			unityVec(mixF32StereoAVX2, mixF32Stereo, 8, 1),
 		},
-		linear:  [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16MonoVec, resampleS16StereoVec, resampleF32MonoVec, resampleF32StereoVec},
+		linear: [4]func([]frame, []byte, uint64, uint64, float32, float32){
+			resampleS16MonoVec(wide), resampleS16StereoVec(wide), resampleF32MonoVec(wide), resampleF32StereoVec(wide),
+		},
 		convert: convertVec,
-		filter:  filterVec,
+		filter:  filterVec(wide),
 	}
-}()
+}
 
 // bestKernels returns the fastest kernels this build has for this CPU.
 func bestKernels() *kernelSet {
@@ -136,11 +147,11 @@ func resampleF32MonoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uin
 func resampleF32StereoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
 
 // linearRun16 returns how many of the first n outputs from position p the
-// AVX-512 kernels take: a multiple of 16, 0 without AVX-512 or when
-// downsampling, and short of the end of src, since each group of 16
-// loads the 17 frames from its first output's.
-func linearRun16(n int, src []byte, p, step uint64, fb int) int {
-	if !hasAVX512 || step >= fracOne {
+// AVX-512 kernels take: a multiple of 16, 0 unless wide (the AVX-512 set)
+// or when downsampling, and short of the end of src, since each group of
+// 16 loads the 17 frames from its first output's.
+func linearRun16(wide bool, n int, src []byte, p, step uint64, fb int) int {
+	if !wide || step >= fracOne {
 		return 0
 	}
 	n &^= 15
@@ -161,60 +172,70 @@ func linearOffsets(step uint64) [16]uint64 {
 	return o
 }
 
-// The linear wrappers run the AVX-512 kernels, upsampling, over as many
-// groups of 16 as src allows, then the AVX2 kernels over what is left in
-// groups of 8, then the scalar loop.
+// The linear wrappers run the AVX-512 kernels (if wide), upsampling,
+// over as many groups of 16 as src allows, then the AVX2 kernels over
+// what is left in groups of 8, then the scalar loop. Each calls its
+// assembly directly, not through a function value: the positions it
+// passes by pointer then stay on the stack.
 
-func resampleS16MonoVec(out []frame, src []byte, p, step uint64, gl, gr float32) {
-	if n := linearRun16(len(out), src, p, step, 2); n > 0 {
-		offs := linearOffsets(step)
-		resampleS16MonoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl*s16Scale, gr*s16Scale)
-		out, p = out[n:], p+uint64(n)*step
+func resampleS16MonoVec(wide bool) func([]frame, []byte, uint64, uint64, float32, float32) {
+	return func(out []frame, src []byte, p, step uint64, gl, gr float32) {
+		if n := linearRun16(wide, len(out), src, p, step, 2); n > 0 {
+			offs := linearOffsets(step)
+			resampleS16MonoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl*s16Scale, gr*s16Scale)
+			out, p = out[n:], p+uint64(n)*step
+		}
+		n, pos := linearRun(len(out), src, p, step, 2)
+		if n > 0 {
+			resampleS16MonoAVX2(&out[0], &src[0], n, &pos, 8*step, gl*s16Scale, gr*s16Scale)
+		}
+		resampleS16Mono(out[n:], src, p+uint64(n)*step, step, gl, gr)
 	}
-	n, pos := linearRun(len(out), src, p, step, 2)
-	if n > 0 {
-		resampleS16MonoAVX2(&out[0], &src[0], n, &pos, 8*step, gl*s16Scale, gr*s16Scale)
-	}
-	resampleS16Mono(out[n:], src, p+uint64(n)*step, step, gl, gr)
 }
 
-func resampleS16StereoVec(out []frame, src []byte, p, step uint64, gl, gr float32) {
-	if n := linearRun16(len(out), src, p, step, 4); n > 0 {
-		offs := linearOffsets(step)
-		resampleS16StereoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl*s16Scale, gr*s16Scale)
-		out, p = out[n:], p+uint64(n)*step
+func resampleS16StereoVec(wide bool) func([]frame, []byte, uint64, uint64, float32, float32) {
+	return func(out []frame, src []byte, p, step uint64, gl, gr float32) {
+		if n := linearRun16(wide, len(out), src, p, step, 4); n > 0 {
+			offs := linearOffsets(step)
+			resampleS16StereoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl*s16Scale, gr*s16Scale)
+			out, p = out[n:], p+uint64(n)*step
+		}
+		n, pos := linearRun(len(out), src, p, step, 4)
+		if n > 0 {
+			resampleS16StereoAVX2(&out[0], &src[0], n, &pos, 8*step, gl*s16Scale, gr*s16Scale)
+		}
+		resampleS16Stereo(out[n:], src, p+uint64(n)*step, step, gl, gr)
 	}
-	n, pos := linearRun(len(out), src, p, step, 4)
-	if n > 0 {
-		resampleS16StereoAVX2(&out[0], &src[0], n, &pos, 8*step, gl*s16Scale, gr*s16Scale)
-	}
-	resampleS16Stereo(out[n:], src, p+uint64(n)*step, step, gl, gr)
 }
 
-func resampleF32MonoVec(out []frame, src []byte, p, step uint64, gl, gr float32) {
-	if n := linearRun16(len(out), src, p, step, 4); n > 0 {
-		offs := linearOffsets(step)
-		resampleF32MonoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl, gr)
-		out, p = out[n:], p+uint64(n)*step
+func resampleF32MonoVec(wide bool) func([]frame, []byte, uint64, uint64, float32, float32) {
+	return func(out []frame, src []byte, p, step uint64, gl, gr float32) {
+		if n := linearRun16(wide, len(out), src, p, step, 4); n > 0 {
+			offs := linearOffsets(step)
+			resampleF32MonoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl, gr)
+			out, p = out[n:], p+uint64(n)*step
+		}
+		n, pos := linearRun(len(out), src, p, step, 4)
+		if n > 0 {
+			resampleF32MonoAVX2(&out[0], &src[0], n, &pos, 8*step, gl, gr)
+		}
+		resampleF32Mono(out[n:], src, p+uint64(n)*step, step, gl, gr)
 	}
-	n, pos := linearRun(len(out), src, p, step, 4)
-	if n > 0 {
-		resampleF32MonoAVX2(&out[0], &src[0], n, &pos, 8*step, gl, gr)
-	}
-	resampleF32Mono(out[n:], src, p+uint64(n)*step, step, gl, gr)
 }
 
-func resampleF32StereoVec(out []frame, src []byte, p, step uint64, gl, gr float32) {
-	if n := linearRun16(len(out), src, p, step, 8); n > 0 {
-		offs := linearOffsets(step)
-		resampleF32StereoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl, gr)
-		out, p = out[n:], p+uint64(n)*step
+func resampleF32StereoVec(wide bool) func([]frame, []byte, uint64, uint64, float32, float32) {
+	return func(out []frame, src []byte, p, step uint64, gl, gr float32) {
+		if n := linearRun16(wide, len(out), src, p, step, 8); n > 0 {
+			offs := linearOffsets(step)
+			resampleF32StereoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl, gr)
+			out, p = out[n:], p+uint64(n)*step
+		}
+		n, pos := linearRun(len(out), src, p, step, 8)
+		if n > 0 {
+			resampleF32StereoAVX2(&out[0], &src[0], n, &pos, 8*step, gl, gr)
+		}
+		resampleF32Stereo(out[n:], src, p+uint64(n)*step, step, gl, gr)
 	}
-	n, pos := linearRun(len(out), src, p, step, 8)
-	if n > 0 {
-		resampleF32StereoAVX2(&out[0], &src[0], n, &pos, 8*step, gl, gr)
-	}
-	resampleF32Stereo(out[n:], src, p+uint64(n)*step, step, gl, gr)
 }
 
 // sincStereoAVX2 and the AVX-512 stereo kernel find the right plane
@@ -296,47 +317,50 @@ func convertVec(k sourceKind, l, r []float32, run []byte) {
 	convertScalar(k, l[v:], r[v:], run[v*fb:])
 }
 
-// filterVec filters with the group kernels the filters sincGroups lays
-// out, and with the per-output AVX2 kernels the rest. The assembly finds
+// filterVec returns the vector filter: the group kernels (AVX-512 if
+// wide, else AVX2) for the filters sincGroups lays out, and the
+// per-output AVX2 kernels for the rest. The assembly finds
 // the right plane sincStride floats after the left one, where
 // kernelSet.sinc cut it.
-func filterVec(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32) {
-	n := len(out)
-	if g := t.grp; g != nil {
-		groups, c := uint32(len(g.adv)), &g.coef[0]
-		short := g.terms == 56
-		switch {
-		case hasAVX512 && stereo && short:
-			sincStereoGroups56AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
-		case hasAVX512 && stereo:
-			sincStereoGroups64AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
-		case hasAVX512 && short:
-			sincMonoGroups56AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
-		case hasAVX512:
-			sincMonoGroups64AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
-		default:
-			pass := sincGroups64AVX2
-			if short {
-				pass = sincGroups56AVX2
+func filterVec(wide bool) sincFilter {
+	return func(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32) {
+		n := len(out)
+		if g := t.grp; g != nil {
+			groups, c := uint32(len(g.adv)), &g.coef[0]
+			short := g.terms == 56
+			switch {
+			case wide && stereo && short:
+				sincStereoGroups56AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
+			case wide && stereo:
+				sincStereoGroups64AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
+			case wide && short:
+				sincMonoGroups56AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
+			case wide:
+				sincMonoGroups64AVX512(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr)
+			default:
+				pass := sincGroups64AVX2
+				if short {
+					pass = sincGroups56AVX2
+				}
+				if !stereo {
+					pass(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr, &sincChans[0])
+					return
+				}
+				pass(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr, &sincChans[1])
+				pass(&out[0], n, &r[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr, &sincChans[2])
 			}
-			if !stereo {
-				pass(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr, &sincChans[0])
-				return
-			}
-			pass(&out[0], n, &l[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr, &sincChans[1])
-			pass(&out[0], n, &r[0], c, &g.lane[0], &g.adv[0], groups, seq, gl, gr, &sincChans[2])
+			return
 		}
-		return
-	}
-	x := unsafe.Pointer(&l[0])
-	switch {
-	case stereo && t.taps == 48:
-		sincStereo48AVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
-	case stereo:
-		sincStereoAVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
-	case t.taps == 48:
-		sincMono48AVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
-	default:
-		sincMonoAVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
+		x := unsafe.Pointer(&l[0])
+		switch {
+		case stereo && t.taps == 48:
+			sincStereo48AVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
+		case stereo:
+			sincStereoAVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
+		case t.taps == 48:
+			sincMono48AVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
+		default:
+			sincMonoAVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
+		}
 	}
 }

@@ -4,14 +4,12 @@ package voices
 
 import "testing"
 
-// vectorLevels runs f once for each instruction set the vector kernels
-// may use on this CPU: with AVX-512 where it has it, then with AVX2 alone.
-func vectorLevels(t *testing.T, f func(t *testing.T)) {
-	saved := hasAVX512
-	defer func() { hasAVX512 = saved }()
-	if saved {
-		t.Run("avx512", f)
+// vectorLevels runs f once for each vector kernel set this CPU runs:
+// the AVX-512 one where it has AVX-512F, then the AVX2 one (nil without
+// AVX2: f skips).
+func vectorLevels(t *testing.T, f func(t *testing.T, vec *kernelSet)) {
+	if avx512Kernels != nil {
+		t.Run("avx512", func(t *testing.T) { f(t, avx512Kernels) })
 	}
-	hasAVX512 = false
-	t.Run("avx2", f)
+	t.Run("avx2", func(t *testing.T) { f(t, avx2Kernels) })
 }

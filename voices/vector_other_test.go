@@ -5,4 +5,6 @@ package voices
 import "testing"
 
 // vectorLevels runs f once: this build has no vector kernels to vary.
-func vectorLevels(t *testing.T, f func(t *testing.T)) { t.Run("none", f) }
+func vectorLevels(t *testing.T, f func(t *testing.T, vec *kernelSet)) {
+	t.Run("none", func(t *testing.T) { f(t, nil) })
+}

@@ -7,15 +7,16 @@ import (
 	"testing"
 )
 
-// vectorOrSkip returns the CPU's vector kernels, or skips: builds with
-// the steadyframe_scalar tag, other architectures and CPUs without AVX2
-// have none (scripts/test.sh runs the package both ways).
-func vectorOrSkip(t testing.TB) *kernelSet {
+// vectorOrSkip returns vec, a vector kernel set from vectorLevels, or
+// skips where it is nil: builds with the steadyframe_scalar tag, other
+// architectures and CPUs without AVX2 have none (scripts/test.sh runs the
+// package both ways).
+func vectorOrSkip(t testing.TB, vec *kernelSet) *kernelSet {
 	t.Helper()
-	if vectorKernels == nil {
+	if vec == nil {
 		t.Skip("no vector kernels in this build or on this CPU: the scalar ones are the only ones")
 	}
-	return vectorKernels
+	return vec
 }
 
 // hostileF32 returns n float32 samples: mostly uniform in [-1.2, 1.2],
@@ -70,14 +71,14 @@ var kindNames = [...]string{kindS16Mono: "s16 mono", kindS16Stereo: "s16 stereo"
 // lengths 0 to 70 and long ones (every tail), random gains added into a
 // bus that already holds a mix, hostile floats (NaN, infinities, overs,
 // denormals), and for the resamplers every kind of step: up, down,
-// unity-adjacent; with AVX-512 and with AVX2 alone where the CPU has
-// both. Unity and sinc kernels, and the f32 linear ones, must
+// unity-adjacent; with the AVX-512 set and the AVX2 one where the CPU
+// has both. Unity and sinc kernels, and the f32 linear ones, must
 // give the same bits; the s16 linear ones interpolate in floats, not
 // integers, and may differ by a rounding.
 func TestVectorKernelsMatchScalar(t *testing.T) { vectorLevels(t, vectorKernelsMatchScalar) }
 
-func vectorKernelsMatchScalar(t *testing.T) {
-	vec := vectorOrSkip(t)
+func vectorKernelsMatchScalar(t *testing.T, vec *kernelSet) {
+	vec = vectorOrSkip(t, vec)
 	r := rand.New(rand.NewPCG(11, 12))
 	lengths := []int{}
 	for n := 0; n <= 70; n++ {
@@ -150,8 +151,8 @@ func vectorKernelsMatchScalar(t *testing.T) {
 // dispatch, the runs' tails, the seams and ends must come out the same.
 func TestVectorRenderMatchesScalar(t *testing.T) { vectorLevels(t, vectorRenderMatchesScalar) }
 
-func vectorRenderMatchesScalar(t *testing.T) {
-	vec := vectorOrSkip(t)
+func vectorRenderMatchesScalar(t *testing.T, vec *kernelSet) {
+	vec = vectorOrSkip(t, vec)
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, rs := range []Resampler{ResamplerLinear, ResamplerSinc} {
 		for _, f := range allFormats() {
