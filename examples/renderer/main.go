@@ -14,10 +14,13 @@
 //
 //	go run . -frames 300
 //	go run . -frames 120 -verify -hidden
+//	go run . -frames 480 -guard -hidden
 //
 // -verify reads every live texture back with glGetTextureImage, compares
 // it with the pixels uploaded, prints "verify: N textures, M mismatches"
-// and exits 1 on any mismatch.
+// and exits 1 on any mismatch. -guard wraps every frame in the allocation
+// guard (lifetime/guard) and exits 1 if a steady frame allocates; it needs
+// 420 frames or more for a verdict (120 to settle, 300 checked).
 package main
 
 import (
@@ -35,6 +38,7 @@ import (
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 	"github.com/steadyframe/steadyframe/lifetime/glfence"
+	"github.com/steadyframe/steadyframe/lifetime/guard"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
 )
@@ -47,8 +51,14 @@ func main() {
 	verify := flag.Bool("verify", false, "read the textures back at the end and compare them with what was uploaded")
 	hidden := flag.Bool("hidden", false, "do not show the window")
 	corrupt := flag.Bool("corrupt", false, "with -verify, change one byte of what it expects, to prove that it catches a mismatch")
+	guarded := flag.Bool("guard", false, "check that steady frames allocate nothing (lifetime/guard), naming the sites if one does")
 	flag.Parse()
-	if err := run(*frames, *verify, *hidden, *corrupt); err != nil {
+	if *guarded {
+		// Before anything allocates: the guard names sites from the
+		// memory profile, which must record every allocation.
+		guard.EnableSiteProfiling()
+	}
+	if err := run(*frames, *verify, *hidden, *corrupt, *guarded); err != nil {
 		fmt.Fprintln(os.Stderr, "renderer:", err)
 		os.Exit(1)
 	}
@@ -62,10 +72,23 @@ type app struct {
 	tex   *gltex.Manager
 	scene *scene
 	audio *audio
+	guard *guard.Guard // nil without -guard
 }
 
-func run(frames int, verify, hidden, corrupt bool) error {
+// otoAllow tolerates oto's own allocations: its mixer goroutine takes its
+// read buffers from a sync.Pool, which every GC empties (third-party code;
+// the steadyframe mixer it calls stays guarded).
+var otoAllow = guard.Allow{
+	Site:   "github.com/ebitengine/oto/v3/",
+	Reason: "oto's mux refills its sync.Pool read buffers after a GC empties them",
+}
+
+func run(frames int, verify, hidden, corrupt, guarded bool) error {
 	a, err := setUp(hidden)
+	if err == nil && guarded {
+		a.guard, err = guard.New(guard.Desc{Sites: true, Allow: []guard.Allow{otoAllow},
+			Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+	}
 	if err != nil {
 		// A failed set-up exits the process, which takes the context and
 		// the sound device with it; the ordered teardown is for a run.
@@ -149,6 +172,9 @@ func (a *app) loop(frames int) error {
 	w, h := a.win.GetFramebufferSize()
 	a.win.SetFramebufferSizeCallback(func(_ *glfw.Window, fw, fh int) { w, h = fw, fh })
 	for f := 0; f < frames && !a.win.ShouldClose(); f++ {
+		if a.guard != nil {
+			a.guard.BeginFrame()
+		}
 		// Waits for the fence of the frame that last used this frame's
 		// arena regions (three frames ago), then tells the followers what
 		// has completed: the heap deletes the textures freed in completed
@@ -171,6 +197,15 @@ func (a *app) loop(frames int) error {
 		}
 		a.win.SwapBuffers()
 		glfw.PollEvents()
+		if a.guard != nil {
+			a.guard.EndFrame()
+		}
+	}
+	// The guard's last window is open until its verdict, and the report
+	// below allocates: the verdict comes first.
+	var verdict error
+	if a.guard != nil {
+		verdict = a.guard.Verdict()
 	}
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		return fmt.Errorf("GL error 0x%x", e)
@@ -181,5 +216,9 @@ func (a *app) loop(frames int) error {
 		st.Heap.Live, st.Created, st.Deleted, st.Staged, st.Direct)
 	fmt.Printf("levels: %d loaded into %d buffers\n", a.scene.levels.loaded, len(a.scene.levels.bufs))
 	fmt.Printf("audio: tone played %d times on %s\n", a.audio.plays, a.audio.eng.Stats().Device.Name)
-	return nil
+	if a.guard != nil {
+		r := a.guard.Report()
+		fmt.Printf("guard: %d frames checked, %d violating spans, %d tolerated\n", r.Armed, r.Violations, r.Tolerated)
+	}
+	return verdict
 }

@@ -134,6 +134,25 @@ func TestRendererVerifies(t *testing.T) {
 	}
 }
 
+// TestRendererSteadyFramesAllocateNothing runs 480 frames under the
+// allocation guard (-guard): 120 to settle, then 360 checked, which must
+// pass the guard's verdict (at least 300 checked frames, no violating
+// span) with nothing allowed but oto's own goroutine and the runtime's
+// listed exemptions. An integration guide that allocated every frame
+// (go-gl/glfw's GetFramebufferSize did, called once a frame) would teach
+// every renderer built from it to do the same.
+func TestRendererSteadyFramesAllocateNothing(t *testing.T) {
+	bin := build(t)
+	out, errOut, err := runExample(t, bin, "-frames", "480", "-guard", "-hidden")
+	t.Logf("stdout:\n%s", out)
+	if err != nil {
+		t.Fatalf("the example failed: %v\nstderr:\n%s", err, errOut)
+	}
+	if n := number(t, `(?m)^guard: (\d+) frames checked, 0 violating spans`, out); n < 300 {
+		t.Errorf("the guard checked %d frames, want at least 300", n)
+	}
+}
+
 // TestVerifyCatchesAMismatch proves -verify can fail: with one expected
 // byte changed it must report one mismatch and exit 1.
 func TestVerifyCatchesAMismatch(t *testing.T) {
