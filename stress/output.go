@@ -173,7 +173,7 @@ func newOccupancyLog(log *slog.Logger, capacity int, every time.Duration, arenas
 func (o *occupancyLog) Due(elapsed time.Duration) bool { return o.every > 0 && elapsed >= o.next }
 
 // Write logs the line for s and the arenas' use in the open frame. It
-// does not allocate once slog's buffer pool is warm.
+// does not allocate: the tool's logger writes through flatlog.
 func (o *occupancyLog) Write(elapsed time.Duration, s descriptors.Stats) {
 	o.next = nextTick(o.next, o.every, elapsed)
 	ctx := context.Background()
