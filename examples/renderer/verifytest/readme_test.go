@@ -16,19 +16,9 @@ func codeOf(line string) string {
 	return strings.TrimSpace(line)
 }
 
-// TestReadmeShowsTheExample keeps the README's walk-through of the example
-// honest: every line of code in its excerpts (error handling left out,
-// comments aside) must appear in the example's source.
-func TestReadmeShowsTheExample(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "### A renderer, step by step")
-	if !ok {
-		t.Fatal("README.md has no walk-through of examples/renderer")
-	}
-	section, _, _ = strings.Cut(section, "\n### ")
+// exampleSource returns the example's code lines, comments stripped.
+func exampleSource(t *testing.T) []string {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "*.go"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no example source found: %v", err)
@@ -43,8 +33,15 @@ func TestReadmeShowsTheExample(t *testing.T) {
 			source = append(source, codeOf(l))
 		}
 	}
+	return source
+}
+
+// checkExcerpts reports every code line of text's Go blocks that is not in
+// source, and returns how many lines it checked.
+func checkExcerpts(t *testing.T, doc, text string, source []string) int {
+	t.Helper()
 	checked := 0
-	for _, block := range strings.Split(section, "```go\n")[1:] {
+	for _, block := range strings.Split(text, "```go\n")[1:] {
 		block, _, _ = strings.Cut(block, "```")
 		for _, l := range strings.Split(block, "\n") {
 			code := codeOf(l)
@@ -60,11 +57,36 @@ func TestReadmeShowsTheExample(t *testing.T) {
 				}
 			}
 			if !found {
-				t.Errorf("README excerpt line is not in the example: %s", code)
+				t.Errorf("%s excerpt line is not in the example: %s", doc, code)
 			}
 		}
 	}
-	if checked < 40 {
-		t.Fatalf("checked only %d excerpt lines: the test is not reading the walk-through", checked)
+	return checked
+}
+
+// TestReadmeShowsTheExample keeps the walk-through of the example
+// (docs/renderer.md) and the README's excerpt of it honest: every line of
+// code in them (error handling left out, comments aside) must appear in
+// the example's source.
+func TestReadmeShowsTheExample(t *testing.T) {
+	source := exampleSource(t)
+	guide, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "renderer.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := checkExcerpts(t, "docs/renderer.md", string(guide), source); n < 40 {
+		t.Fatalf("checked only %d lines of docs/renderer.md: the test is not reading the walk-through", n)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "(from\n`examples/renderer`;")
+	if !ok {
+		t.Fatal("README.md has no excerpt of examples/renderer")
+	}
+	section, _, _ = strings.Cut(section, "\n```\n")
+	if n := checkExcerpts(t, "README.md", section+"\n```", source); n < 8 {
+		t.Fatalf("checked only %d lines of the README's excerpt", n)
 	}
 }
