@@ -29,10 +29,12 @@
 // therefore checked exactly, as part of exactly one window, and so is the
 // time between the frames of a run of windows; with Window 1 every frame
 // is counted alone between its own two reads, and the time between frames
-// is not counted. The chain breaks, and the next BeginFrame reads afresh,
-// after the guard reports a flagged window (its reporting allocates) and
-// at CloseWindow, which a caller uses before work it does between frames
-// on purpose, Resettle and Verdict.
+// is not counted. A flagged or tolerated window chains too: its reporting
+// allocates, so the next window starts from a read taken after it, and an
+// allocation between that frame and the next is still counted. The chain
+// breaks, and the next BeginFrame reads afresh, only at CloseWindow, which
+// a caller uses before work it does between frames on purpose, Resettle
+// and Verdict.
 //
 // A flagged window is reported with its frame range, its counts and, in
 // site mode, its sites. The guard then narrows: it counts the following
