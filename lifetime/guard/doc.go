@@ -8,9 +8,13 @@
 // goroutine is guarded, not only the frame goroutine. With
 // EnableSiteProfiling and Desc.Sites it names each violation's allocation
 // sites from runtime.MemProfile and the code that started its goroutines,
-// and logs each unique site once. Allow tolerates named third-party sites,
-// each with a reason; nothing else is exempt except the runtime's own
-// allocations listed below. AllocPoke is the deliberate violation that
+// and logs each unique site once. A site is the innermost guarded
+// function on the allocation's stack, or else its innermost function
+// outside the runtime and sync (so an allocation inside sync.Pool is named
+// by the pool's caller). Allow tolerates named third-party sites, each
+// with a reason, and only allocations whose innermost frame outside the
+// runtime and sync is that code; nothing else is exempt except the
+// runtime's own allocations listed below. AllocPoke is the deliberate violation that
 // guard self-tests must catch. Verdict gives a run's answer, and a run
 // that checked fewer than Desc.MinFrames armed frames (300 by default)
 // fails with ErrTooFewFrames rather than passing on nothing. The guard
