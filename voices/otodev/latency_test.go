@@ -18,7 +18,9 @@ func words(text string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(text, "//", " ")), " ")
 }
 
-func msText(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+func msText(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+}
 
 // TestLatencyDocsMatchCode: the latency the package doc and the README
 // state is the one MaxLatency computes from the defaults, with the same
