@@ -85,6 +85,8 @@ Exit status (each non-zero one with a one-line reason on stderr):
   4  no verdict: fewer than -min-frames guarded frames ran (run longer, pace faster, or settle less)
   5  interrupted by SIGINT or SIGTERM: stopped, torn down in order, partial report written (marked interrupted)
   6  a second SIGINT or SIGTERM during shutdown: exited at once, without teardown or report
+  7  the -report directory is not writable: found at start, before anything ran
+  8  the run ended, but its report was not written in full (stdout closed, or a -report file failed); a definite failure keeps 1
 `
 
 // parseConfig parses args (without the program name). Any problem is an

@@ -51,9 +51,13 @@
 // arena, the object pool, voices played (started by the mixer) and
 // refused, queue-full counts, barrier and teardown times. -report DIR
 // writes it as report.json with occupancy.svg, a plot of descriptor
-// occupancy and arena use over time.
+// occupancy and arena use over time. The directory is probed for
+// writing before the run, and each file is replaced whole (a temporary
+// file renamed over it) or left as it was. A closed stdout (stress |
+// head -1) does not stop the run; the report files are still written.
 //
-// SIGINT or SIGTERM stops the run: the loop ends, the workers are joined,
+// SIGINT or SIGTERM, from the first moment, stops the run (before its
+// first frame if set-up is not done): the loop ends, the workers are joined,
 // the teardown runs in its logged order, and the report (text and
 // -report) is written marked interrupted. A second signal during that
 // shutdown exits at once. The exit status:
@@ -65,6 +69,8 @@
 //	4  no verdict: fewer than -min-frames guarded frames
 //	5  interrupted by SIGINT or SIGTERM; partial report written
 //	6  a second signal during shutdown; exited at once, no teardown, no report
+//	7  the -report directory is not writable; found at start, nothing ran
+//	8  the report was not written in full (stdout closed, a -report file failed)
 //
 // Each non-zero status comes with a one-line reason on stderr. A definite
 // failure (1) stands even in an interrupted or short run.

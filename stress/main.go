@@ -27,7 +27,13 @@ const (
 	exitTooFew      = 4 // fewer guarded frames than -min-frames: no verdict
 	exitInterrupted = 5 // SIGINT or SIGTERM: stopped, torn down, partial report written
 	exitKilled      = 6 // a second signal during shutdown: exited at once
+	exitReportDir   = 7 // the -report directory is not writable: found at start, nothing ran
+	exitReport      = 8 // the run ended, but its report was not written in full (stdout closed, or a -report file failed)
 )
+
+// signalsCaught runs once signal handling is in place, before anything
+// else; the tests use it to signal the earliest moment.
+var signalsCaught = func() {}
 
 // GLFW must be initialised on the main OS thread, and the render
 // goroutine that owns the GL context is the main goroutine: lock it before
@@ -45,6 +51,14 @@ func main() {
 // status and writes the report to stdout, the occupancy log and the
 // one-line reason to stderr.
 func run(args []string, stdout, stderr io.Writer) int {
+	// Signals first: a SIGINT or SIGTERM during flag parsing or set-up
+	// must still get the teardown, a report and a reason line. And a
+	// closed stdout or stderr must not kill the run (see output).
+	sig := catchInterrupts(stderr, os.Exit)
+	defer sig.stop()
+	catchPipe()
+	signalsCaught()
+	out := newOutput(stdout)
 	cfg, err := parseConfig(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitPass
@@ -54,12 +68,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "run 'stress -h' for the flags")
 		return exitUsage
 	}
-	res, err := simulate(&cfg, stdout, stderr)
+	res, err := simulate(&cfg, sig, out, stderr)
+	if errors.Is(err, errReportDir) {
+		fmt.Fprintf(stderr, "stress: FAIL: %v\n", oneLine(err))
+		return exitReportDir
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "stress: FAIL: %v\n", oneLine(err))
 		return exitHarness
 	}
-	return res.exit(&cfg, stderr)
+	return res.exit(&cfg, out, stderr)
 }
 
 // oneLine folds a joined error onto one line for the final reason.
@@ -78,6 +96,7 @@ type outcome struct {
 	errs        []error
 	caught      bool   // -selftest: the guard named the poke
 	pokeSite    string // how the guard named it
+	reportErr   error  // the -report files could not be written
 }
 
 // tooFew reports whether the guard checked too few frames for a verdict
@@ -120,8 +139,32 @@ func (o *outcome) finish() {
 	}
 }
 
-// exit prints the one-line reason and returns the status.
-func (o *outcome) exit(cfg *config, stderr io.Writer) int {
+// exit prints the one-line reason and returns the status. A report that
+// was not written in full (stdout closed, a -report file failed) turns a
+// pass, a run without a verdict and an interrupted run into exitReport,
+// with its own last line; a definite failure keeps its status.
+func (o *outcome) exit(cfg *config, out *output, stderr io.Writer) int {
+	code := o.status(cfg, stderr)
+	var lost []string
+	if err := out.Err(); err != nil {
+		lost = append(lost, fmt.Sprintf("stdout: %v (the text report was not printed)", err))
+	}
+	if o.reportErr != nil {
+		lost = append(lost, oneLine(o.reportErr))
+	}
+	if len(lost) == 0 {
+		return code
+	}
+	if code == exitPass || code == exitTooFew || code == exitInterrupted {
+		fmt.Fprintf(stderr, "stress: FAIL: report not written in full: %s; the run: %s\n", strings.Join(lost, "; "), o.report.Verdict)
+		return exitReport
+	}
+	fmt.Fprintf(stderr, "stress: and the report was not written in full: %s\n", strings.Join(lost, "; "))
+	return code
+}
+
+// status prints the run's one-line reason and returns its status.
+func (o *outcome) status(cfg *config, stderr io.Writer) int {
 	if cfg.selftest {
 		switch {
 		case !o.poked && o.interrupted != "":
@@ -166,8 +209,11 @@ func (o *outcome) exit(cfg *config, stderr io.Writer) int {
 // teardown or report. A first signal that comes after the last frame
 // marks nothing (the run is complete); the next one exits.
 //
-// One goroutine watches, started and ready before the first frame (a
-// goroutine started inside a guarded frame is a violation). It polls the
+// It is the first thing run does, so a signal during flag parsing or
+// set-up stops the run before its first frame, with the same teardown,
+// report and status. One goroutine watches, ready before
+// catchInterrupts returns (a goroutine started inside a guarded frame is
+// a violation, and its first sleep allocates). It polls the
 // signal channel without blocking and sleeps between polls, like the
 // workers: a goroutine blocked on a channel borrows a sudog, which the
 // runtime may have to allocate, inside a guarded frame, whenever it blocks
@@ -183,14 +229,16 @@ type interrupts struct {
 // signalPoll is how often the watcher looks for a signal.
 const signalPoll = 10 * time.Millisecond
 
-// catchInterrupts starts watching for SIGINT and SIGTERM; the watcher
-// calls ready.Done once it can no longer allocate. exit ends the process
-// on a second signal (os.Exit outside tests).
-func catchInterrupts(stderr io.Writer, exit func(int), ready *sync.WaitGroup) *interrupts {
+// catchInterrupts starts watching for SIGINT and SIGTERM and returns once
+// the watcher can no longer allocate. exit ends the process on a second
+// signal (os.Exit outside tests).
+func catchInterrupts(stderr io.Writer, exit func(int)) *interrupts {
 	s := &interrupts{ch: make(chan os.Signal, 2), stderr: stderr, exit: exit}
 	signal.Notify(s.ch, syscall.SIGINT, syscall.SIGTERM)
+	var ready sync.WaitGroup
 	ready.Add(1)
-	go s.watch(ready)
+	go s.watch(&ready)
+	ready.Wait()
 	return s
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strconv"
 	"time"
 
@@ -47,7 +46,7 @@ func newProgress(out io.Writer, frames int, duration time.Duration, every time.D
 	} else {
 		p.total, p.timed = duration.Milliseconds(), true
 	}
-	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := out.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(f.Fd())) {
 		p.term = true
 	}
 	return p

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -273,25 +272,21 @@ func (r *report) writeText(w io.Writer) {
 	p("  verdict    %s", r.Verdict)
 }
 
-// writeFiles writes report.json and occupancy.svg into dir.
+// writeFiles writes report.json and occupancy.svg into dir, each
+// atomically (writeAtomic): a failure leaves no partial file and wraps
+// errReportWrite.
 func (r *report) writeFiles(dir string, samples []sample, descCap int, arenaCap [arenaCount]int) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("stress: report directory: %w", err)
-	}
 	js, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("stress: encoding report: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.json"), append(js, '\n'), 0o644); err != nil {
-		return fmt.Errorf("stress: writing report: %w", err)
+	if err := writeAtomic(dir, "report.json", func(f *os.File) error {
+		_, err := f.Write(append(js, '\n'))
+		return err
+	}); err != nil {
+		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "occupancy.svg"))
-	if err != nil {
-		return fmt.Errorf("stress: writing plot: %w", err)
-	}
-	if err := writePlot(f, samples, descCap, arenaCap); err != nil {
-		f.Close()
-		return fmt.Errorf("stress: writing plot: %w", err)
-	}
-	return f.Close()
+	return writeAtomic(dir, "occupancy.svg", func(f *os.File) error {
+		return writePlot(f, samples, descCap, arenaCap)
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"runtime/metrics"
 	"sync"
 	"time"
@@ -19,12 +18,14 @@ import (
 // simulate builds the game, runs it and tears it down in the explicit
 // order. It returns an error only when the harness itself could not run;
 // what the run found is in the outcome.
-func simulate(cfg *config, stdout, stderr io.Writer) (*outcome, error) {
+// Signals are already caught (sig), and stopping before the first frame
+// is a run of no frames.
+func simulate(cfg *config, sig *interrupts, stdout, stderr io.Writer) (*outcome, error) {
 	if cfg.report != "" {
 		// Find out now, not after a long run, that the report has nowhere
 		// to go.
-		if err := os.MkdirAll(cfg.report, 0o755); err != nil {
-			return nil, fmt.Errorf("stress: -report: %w", err)
+		if err := probeReportDir(cfg.report); err != nil {
+			return nil, err
 		}
 	}
 	logger := scene.NewLogger(cfg.Log, stderr)
@@ -56,14 +57,12 @@ func simulate(cfg *config, stdout, stderr io.Writer) (*outcome, error) {
 		_ = snd.Close()
 		return nil, err
 	}
-	// Signals are caught from here on, before any worker or frame. The
-	// watcher and the workers are goroutines, and each allocates when it
-	// first sleeps: the loop starts once all are ready, so that neither a
-	// start nor a first allocation can fall in a guarded frame however
-	// short -settle is.
+	// The workers are goroutines, and each allocates when it first
+	// sleeps: the loop starts once all are ready, so that neither a start
+	// nor a first allocation can fall in a guarded frame however short
+	// -settle is.
 	var ready, wg sync.WaitGroup
-	r.sig = catchInterrupts(stderr, os.Exit, &ready)
-	defer r.sig.stop()
+	r.sig = sig
 	logger.Info("stress: starting", "workers", cfg.workers, "backend", rs.Backend, "audio", snd.Name,
 		"settle", cfg.settle, "min_frames", cfg.minFrames, "selftest", cfg.selftest)
 
@@ -97,10 +96,7 @@ func simulate(cfg *config, stdout, stderr io.Writer) (*outcome, error) {
 		for i, a := range r.arenas {
 			caps[i] = a.Capacity()
 		}
-		if err := rep.writeFiles(cfg.report, r.series.Samples(), r.heap.Capacity(), caps); err != nil {
-			out.errs = append(out.errs, err)
-			out.finish()
-		}
+		out.reportErr = rep.writeFiles(cfg.report, r.series.Samples(), r.heap.Capacity(), caps)
 	}
 	rep.writeText(stdout)
 	return out, nil

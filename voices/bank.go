@@ -25,6 +25,10 @@ type Bank struct {
 	// starts a queued one).
 	closing  atomic.Bool // no new voice may start on this bank
 	released atomic.Bool
+	// played is set by the first Play of the bank, before it checks
+	// closing: a bank no Play has reached has no voice and can get none
+	// once closing is set.
+	played atomic.Bool
 
 	// relMu guards releasers, and makes its updates atomic with closing's:
 	// a failed Release reopens the bank only if no other Release is still
@@ -171,7 +175,9 @@ func (b *Bank) Clip(d ClipDesc) (Clip, error) {
 //
 // If the device has stalled, the barrier cannot be crossed; after three
 // quarters of the time left, Release seizes it to count the readers
-// itself (see Engine.StopAll).
+// itself (see Engine.StopAll). A bank that nothing can read returns at
+// once, without the barrier: one no Play has reached, and any bank after
+// a StopAll that returned nil while nothing was queued since.
 //
 // Release returns within timeout (or a millisecond, if timeout is
 // shorter), plus microseconds, whatever StopAll, Release and Close calls
@@ -183,8 +189,8 @@ func (b *Bank) Release(timeout time.Duration) error {
 	}
 	e := b.engine
 	b.beginRelease()
-	if e.stopped.Load() {
-		b.released.Store(true) // Close ended every voice
+	if e.stopped.Load() || b.unread() {
+		b.released.Store(true) // Close ended every voice, or none can read it
 		return nil
 	}
 	deadline := time.Now().Add(timeout)
@@ -213,6 +219,29 @@ func (b *Bank) Release(timeout time.Duration) error {
 		}
 		time.Sleep(min(time.Duration(spin+1)*100*time.Microsecond, 2*time.Millisecond, time.Until(deadline)))
 	}
+}
+
+// markPlayed records that a Play reached the bank; Play calls it before
+// it checks closing. It stores only once, so Plays on a hot bank share
+// the line read-only.
+func (b *Bank) markPlayed() {
+	if !b.played.Load() {
+		b.played.Store(true)
+	}
+}
+
+// unread reports, once closing is set, that no voice reads the bank and
+// none can start on it. Either no Play has reached it (one that marks it
+// later sees closing and is refused), or no command was queued since a
+// StopAll that returned nil (that StopAll ended every voice and
+// cancelled every Play queued before it; a Play queued later is popped
+// after closing was set, and the mixer refuses it).
+func (b *Bank) unread() bool {
+	e := b.engine
+	if b.readers.Load() != 0 {
+		return false
+	}
+	return !b.played.Load() || e.q.Claimed() == e.quiet.Load()
 }
 
 // beginRelease refuses new voices for the time of a Release.

@@ -126,6 +126,9 @@ type Engine struct {
 	// to prove.
 	closed  atomic.Bool
 	stopped atomic.Bool
+	// quiet is the queue mark of the latest StopAll that returned nil
+	// (see Bank.Release).
+	quiet atomic.Uint64
 
 	// err is the first error seen, set once. It is read without a lock,
 	// and errPoll lets one caller at a time ask the device, so that Err,
@@ -305,6 +308,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if c.bank.engine != e {
 		return 0, fmt.Errorf("%w: clip of bank %q belongs to another engine", ErrInvalid, c.bank.name)
 	}
+	c.bank.markPlayed()
 	if c.bank.closing.Load() {
 		return 0, e.refuse(callPlay, reasonBankReleased, c.pool.fi)
 	}

@@ -44,7 +44,8 @@ func (e *Engine) StopAll(timeout time.Duration) error {
 	deadline := start.Add(timeout)
 	// Marks only rise: of two StopAlls racing, the later mark must win, or
 	// a Play queued before the later one could start after it returned.
-	syncs.StoreMaxUint64(&e.mix.stopMark, e.q.Claimed())
+	mark := e.q.Claimed()
+	syncs.StoreMaxUint64(&e.mix.stopMark, mark)
 	if err := e.barrier.Wait(timeout * 3 / 4); err != nil {
 		if serr := e.seize(deadline); serr != nil {
 			return fmt.Errorf("%w after %v: %w; fallback: %w", ErrStopAll, timeout, err, serr)
@@ -53,6 +54,9 @@ func (e *Engine) StopAll(timeout time.Duration) error {
 		e.barrier.Unseize()
 		e.fallbacks.Add(1)
 	}
+	// Proved: no voice reads a bank, and no command below mark can start
+	// one. While nothing is queued after it, Bank.Release needs no wait.
+	syncs.StoreMaxUint64(&e.quiet, mark)
 	recordNs(&e.stopLastNs, &e.stopMaxNs, int64(time.Since(start)))
 	return nil
 }

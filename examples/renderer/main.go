@@ -41,6 +41,7 @@ import (
 	"github.com/steadyframe/steadyframe/lifetime/guard"
 	"github.com/steadyframe/steadyframe/upload"
 	"github.com/steadyframe/steadyframe/upload/glbuf"
+	"github.com/steadyframe/steadyframe/voices/otodev"
 )
 
 // GLFW and the GL context belong to the main OS thread: keep main there.
@@ -75,18 +76,10 @@ type app struct {
 	guard *guard.Guard // nil without -guard
 }
 
-// otoAllow tolerates oto's own allocations: its mixer goroutine takes its
-// read buffers from a sync.Pool, which every GC empties (third-party code;
-// the steadyframe mixer it calls stays guarded).
-var otoAllow = guard.Allow{
-	Site:   "github.com/ebitengine/oto/v3/",
-	Reason: "oto's mux refills its sync.Pool read buffers after a GC empties them",
-}
-
 func run(frames int, verify, hidden, corrupt, guarded bool) error {
 	a, err := setUp(hidden)
 	if err == nil && guarded {
-		a.guard, err = guard.New(guard.Desc{Sites: true, Allow: []guard.Allow{otoAllow},
+		a.guard, err = guard.New(guard.Desc{Sites: true, Allow: []guard.Allow{otodev.GuardAllow()},
 			Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 	}
 	if err != nil {

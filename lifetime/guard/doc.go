@@ -8,9 +8,13 @@
 // goroutine is guarded, not only the frame goroutine. With
 // EnableSiteProfiling and Desc.Sites it names each violation's allocation
 // sites from runtime.MemProfile and the code that started its goroutines,
-// and logs each unique site once. Allow tolerates named third-party sites,
-// each with a reason; nothing else is exempt except the runtime's own
-// allocations listed below. AllocPoke is the deliberate violation that
+// and logs each unique site once. A site is the innermost guarded
+// function on the allocation's stack, or else its innermost function
+// outside the runtime and sync (so an allocation inside sync.Pool is named
+// by the pool's caller). Allow tolerates named third-party sites, each
+// with a reason, and only allocations whose innermost frame outside the
+// runtime and sync is that code; nothing else is exempt except the
+// runtime's own allocations listed below. AllocPoke is the deliberate violation that
 // guard self-tests must catch. Verdict gives a run's answer, and a run
 // that checked fewer than Desc.MinFrames armed frames (300 by default)
 // fails with ErrTooFewFrames rather than passing on nothing. The guard
@@ -29,10 +33,12 @@
 // therefore checked exactly, as part of exactly one window, and so is the
 // time between the frames of a run of windows; with Window 1 every frame
 // is counted alone between its own two reads, and the time between frames
-// is not counted. The chain breaks, and the next BeginFrame reads afresh,
-// after the guard reports a flagged window (its reporting allocates) and
-// at CloseWindow, which a caller uses before work it does between frames
-// on purpose, Resettle and Verdict.
+// is not counted. A flagged or tolerated window chains too: its reporting
+// allocates, so the next window starts from a read taken after it, and an
+// allocation between that frame and the next is still counted. The chain
+// breaks, and the next BeginFrame reads afresh, only at CloseWindow, which
+// a caller uses before work it does between frames on purpose, Resettle
+// and Verdict.
 //
 // A flagged window is reported with its frame range, its counts and, in
 // site mode, its sites. The guard then narrows: it counts the following

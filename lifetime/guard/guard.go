@@ -30,8 +30,13 @@ const DefaultViolationLog = 64
 
 // Allow tolerates heap allocations made by third-party code that steadyframe
 // cannot change, such as a dependency's audio callback. Reason is required:
-// an allowlist entry nobody can explain is a hidden bug. It is a plain
+// an allowlist entry nobody can explain is a hidden bug. An entry covers
+// an allocation only when the innermost frame of its stack outside the
+// runtime and sync is the allowed code: what that code calls (a user's
+// io.Reader, a decoder, our mixer) is still reported. It is a plain
 // value; New copies the allowlist, so the caller may reuse it.
+// voices/otodev.GuardAllow is the entry a program playing through oto
+// needs.
 type Allow struct {
 	// Site is a function-name prefix as runtime.Frame.Function spells it,
 	// for example "github.com/ebitengine/oto/v3/internal/mux.(*Mux)."

@@ -12,8 +12,8 @@ import (
 )
 
 // Site is one allocating call site, named by the innermost guarded function
-// on its stack (the code to fix), or by the innermost non-runtime function
-// when no guarded code is on the stack. It is a plain value, safe to copy
+// on its stack (the code to fix), or by the innermost function outside the
+// runtime and sync when no guarded code is on the stack. It is a plain value, safe to copy
 // and to hand to any goroutine.
 type Site struct {
 	Function string // as runtime.Frame.Function spells it
@@ -235,17 +235,21 @@ const (
 	stackStart                  // a g for a new goroutine, counted as a start
 )
 
-// classify names the site of one allocation stack. Walking outwards from
-// the allocation, the first frame that is guarded names the site; an
-// allowlisted frame met before any guarded one makes the site tolerated.
-// An allowlist entry therefore never covers guarded code called from the
-// allowlisted function (our mixer called from oto's callback stays
-// guarded). A stack of runtime frames only is named by runtimeSite.
+// classify names the site of one allocation stack. The innermost frame
+// outside the runtime and sync (the code that asked for the memory)
+// decides whether it is tolerated: an allowlist entry covers only its own
+// code, never code it calls, so a user's io.Reader or decoder that oto
+// calls, and our mixer called from oto's callback, stay reported.
+// Otherwise the innermost guarded frame names the site, or failing one,
+// that innermost frame: a violation inside sync.Pool or a mutex is named
+// by the code that called it. A stack of runtime frames only is named by
+// runtimeSite.
 func (t *siteTracker) classify(stack []uintptr) (Site, stackKind) {
 	frames := runtime.CallersFrames(stack)
-	var outer Site // innermost non-runtime frame, for unguarded stacks
+	var inner Site // innermost frame outside the runtime and sync
 	var found bool
 	var site Site
+	runtimeOnly := true
 	for {
 		f, more := frames.Next()
 		fn := f.Function
@@ -259,14 +263,18 @@ func (t *siteTracker) classify(stack []uintptr) (Site, stackKind) {
 			// stack, so the go statement is found by startTracker.
 			return Site{}, stackStart
 		}
-		if !found && !strings.HasPrefix(fn, "runtime.") && fn != "" {
-			if !outer.isSet() {
-				outer = Site{Function: fn, File: f.File, Line: f.Line}
+		if fn != "" && !isRuntime(fn) {
+			runtimeOnly = false
+		}
+		if !found && fn != "" && !isPlumbing(fn) {
+			if !inner.isSet() {
+				inner = Site{Function: fn, File: f.File, Line: f.Line}
+				if reason := t.allowed(fn); reason != "" {
+					site, found = inner, true
+					site.Allowed = reason
+				}
 			}
-			if reason := t.allowed(fn); reason != "" {
-				site = Site{Function: fn, File: f.File, Line: f.Line, Allowed: reason}
-				found = true
-			} else if t.guarded(fn) {
+			if !found && t.guarded(fn) {
 				site = Site{Function: fn, File: f.File, Line: f.Line, Guarded: true}
 				found = true
 			}
@@ -277,13 +285,45 @@ func (t *siteTracker) classify(stack []uintptr) (Site, stackKind) {
 	}
 	// The whole stack is walked even after the site is found, so that a
 	// guard frame further out still marks the allocation as the guard's.
-	if found {
+	switch {
+	case found:
 		return site, stackSite
-	}
-	if !outer.isSet() {
+	case inner.isSet():
+		return inner, stackSite
+	case runtimeOnly:
 		return runtimeSite(stack), stackSite
 	}
-	return outer, stackSite
+	// Runtime and sync frames only: named by the innermost sync frame.
+	return plumbingSite(stack), stackSite
+}
+
+// isRuntime reports whether fn is the runtime's (package runtime and the
+// runtime's internal packages, such as its maps).
+func isRuntime(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
+}
+
+// isPlumbing reports whether fn belongs to the runtime or to sync, which
+// allocate on behalf of their caller (a sync.Pool's per-P array, a
+// mutex's waiter): such a frame never names a site or matches an
+// allowlist entry.
+func isPlumbing(fn string) bool {
+	return isRuntime(fn) || strings.HasPrefix(fn, "sync.") || strings.HasPrefix(fn, "internal/sync.")
+}
+
+// plumbingSite names a stack of runtime and sync frames only by its
+// innermost sync frame.
+func plumbingSite(stack []uintptr) Site {
+	frames := runtime.CallersFrames(stack)
+	for {
+		f, more := frames.Next()
+		if f.Function != "" && !isRuntime(f.Function) {
+			return Site{Function: f.Function, File: f.File, Line: f.Line}
+		}
+		if !more {
+			return Site{Function: "runtime"}
+		}
+	}
 }
 
 // name classifies a function found outside a profile stack (a goroutine's

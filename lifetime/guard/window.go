@@ -28,10 +28,11 @@ func (g *Guard) read() count {
 // window is a run of consecutive armed frames counted by one pair of reads.
 // Consecutive windows chain: the read that closes one opens the next, so
 // the time between their frames is counted too and no armed frame or gap
-// between armed frames escapes. The chain breaks (the next BeginFrame
-// reads afresh) only where the guard or the caller does work that must
-// not count: after reporting a violation, at CloseWindow, Resettle and
-// Verdict, and after every frame with Window 1.
+// between armed frames escapes. A flagged or tolerated window chains too,
+// from the read taken after its reporting, so the guard's own work is
+// left out and nothing else is. The chain breaks (the next BeginFrame
+// reads afresh) only where the caller does work that must not count: at
+// CloseWindow, Resettle and Verdict, and after every frame with Window 1.
 type window struct {
 	open  bool
 	first uint64 // frame serial of its first frame
@@ -82,10 +83,14 @@ func (g *Guard) closeWindow(chain bool) {
 	}
 	// Re-baseline: the reporting above allocated (and its GC may have
 	// started the runtime's own goroutines), and none of that may count
-	// against the next span.
+	// against the next span. The next window chains from this read, so
+	// what runs between this frame and the next is still counted.
 	g.lastEnd = g.read()
 	if g.starts != nil {
 		g.starts.refresh(g.lastEnd.starts)
+	}
+	if chain && g.window > 1 {
+		g.win = window{open: true, first: g.frames + 1, start: g.lastEnd, size: g.spanSize()}
 	}
 }
 

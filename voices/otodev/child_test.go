@@ -59,6 +59,8 @@ type childResult struct {
 	// closed, and once the application's own player had played after it.
 	CloseOffset int64
 	AppOffset   int64
+	// GuardNoEntry is a guard scenario's verdict where it may fail.
+	GuardNoEntry string
 }
 
 // toneAmp is the test tone's amplitude; centred mono plays at
@@ -77,6 +79,9 @@ func sine(f voices.Format, frames int, freq float64) []byte {
 func runChild(mode string) childResult {
 	if mode == "adopt" {
 		return runAdopt()
+	}
+	if run, ok := guardScenarios[mode]; ok {
+		return run()
 	}
 	var res childResult
 	eng, err := voices.NewEngine(voices.EngineDesc{

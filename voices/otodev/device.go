@@ -14,7 +14,8 @@ import (
 )
 
 // DefaultBufferFrames is the oto buffer (the ALSA ring, and the player's
-// own buffer) in device frames: 512 frames is 10.7 ms at 48 kHz.
+// own buffer) in device frames: 512 frames is 10.7 ms at 48 kHz (see
+// MaxLatency).
 const DefaultBufferFrames = 512
 
 // ReadyTimeout bounds the wait for oto to open the sound card.

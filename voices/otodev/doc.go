@@ -35,7 +35,12 @@
 // player and waits out a read in progress, so the mixer is not read after
 // Close returns.
 //
-// Latency: the mixer's block (256 frames) is rendered when oto asks; oto
-// then holds up to about two player buffers, and ALSA one device buffer,
-// each BufferFrames (512 frames, 10.7 ms at 48 kHz, by default).
+// # Latency
+//
+// A Play reaches the sound card within three buffers of BufferFrames and
+// one mixer block: 3 × 512 + 256 frames, 37.3 ms at 48 kHz by default
+// (MaxLatency). oto reads the mixer a player buffer (10.7 ms) at a time,
+// so a Play waits up to one buffer for the next read; one more buffer may
+// be queued ahead of it in oto's player; then ALSA plays its own buffer,
+// of the same size.
 package otodev
