@@ -30,7 +30,7 @@ func TestReadmeGuardSnippetWithOto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, _ := strings.Cut(string(readme), "### The allocation guard")
+	_, section, _ := strings.Cut(string(readme), "# The allocation guard\n")
 	if !strings.Contains(section, readmeGuardNew) {
 		t.Fatalf("the README's guard snippet does not make its guard with %q, the line this test runs", readmeGuardNew)
 	}
