@@ -46,7 +46,9 @@ type report struct {
 	Churn       churnSection     `json:"churn"`
 	Barriers    barrierSection   `json:"barriers"`
 	Teardown    []stageSection   `json:"teardown"`
-	Errors      []string         `json:"errors,omitempty"`
+	// Scenarios are the -scenario phases, in the order they ran.
+	Scenarios []scenarioSection `json:"scenarios,omitempty"`
+	Errors    []string          `json:"errors,omitempty"`
 }
 
 // ms is a duration printed in milliseconds with microsecond precision.
@@ -267,6 +269,7 @@ func (r *report) writeText(w io.Writer) {
 		}
 		p("%s", line)
 	}
+	r.writeScenarios(w)
 	for _, e := range r.Errors {
 		p("  error      %s", e)
 	}

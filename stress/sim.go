@@ -62,6 +62,7 @@ func simulate(cfg *config, stdout, stderr io.Writer) (*outcome, error) {
 	// start nor a first allocation can fall in a guarded frame however
 	// short -settle is.
 	var ready, wg sync.WaitGroup
+	r.snd = snd
 	r.sig = catchInterrupts(stderr, os.Exit, &ready)
 	defer r.sig.stop()
 	logger.Info("stress: starting", "workers", cfg.workers, "backend", rs.Backend, "audio", snd.Name,
@@ -90,6 +91,7 @@ func simulate(cfg *config, stdout, stderr io.Writer) (*outcome, error) {
 	rep := r.buildReport(snd, time.Since(wall))
 	rep.Interrupted = out.interrupted
 	out.report = rep
+	out.errs = append(out.errs, r.dir.judge(rep)...)
 	out.teardown(r, snd, logger)
 	out.finish()
 	if cfg.report != "" {
@@ -145,5 +147,9 @@ func newRenderer(cfg *config, logger *slog.Logger, rs *scene.Render, g *guard.Gu
 	r.spriteTex = func(i int) uint32 { return rs.Tex.Name(r.tex.Level(i * scene.LevelTextures / n)) }
 	r.occ = newOccupancyLog(logger, rs.Heap.Capacity(), cfg.occupancyEvery, r.arenas)
 	r.prog = newProgress(stdout, cfg.Frames, cfg.duration, cfg.progressEvery)
+	if cfg.plan != nil {
+		r.dir = newDirector(cfg.plan, logger)
+		r.dir.prepare(r)
+	}
 	return r, nil
 }
