@@ -292,7 +292,7 @@ func (r *report) writeFiles(dir string, samples []sample, descCap int, arenaCap 
 	if err != nil {
 		return fmt.Errorf("stress: writing plot: %w", err)
 	}
-	if err := writePlot(f, samples, descCap, arenaCap); err != nil {
+	if err := writePlot(f, samples, descCap, arenaCap, r.Scenarios); err != nil {
 		f.Close()
 		return fmt.Errorf("stress: writing plot: %w", err)
 	}
