@@ -123,7 +123,7 @@ func writePlot(out io.Writer, samples []sample, descCap int, arenaCap [arenaCoun
 	}
 	ftMax := frameTimeMax(samples)
 	ft := &plotPanel{w: w, top: arena.top + panelH + panelGap, t0: t0, t1: t1, ymax: ftMax, innerW: innerW, innerH: innerH}
-	ft.frame("Frame time (the slowest frame of each sample)", "ms", []float64{0, ftMax / 4, ftMax / 2, 3 * ftMax / 4, ftMax}, "%.1f")
+	ft.frame("Frame time (the slowest frame of each sample; clipped at the top)", "ms", []float64{0, ftMax / 4, ftMax / 2, 3 * ftMax / 4, ftMax}, "%.1f")
 	ft.line(samples, "#17becf", "frame time", func(s *sample) float64 { return float64(s.FrameTime.Microseconds()) / 1000 })
 	axisY := ft.top + innerH + 18
 	for i := 0; i <= 5; i++ {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // The plot's -scenario additions: each phase as a shaded band across
@@ -19,6 +20,7 @@ var phaseColors = map[string]string{
 // bands shades each phase's span from top to bottom, behind the panels'
 // lines (the panels' frames are drawn first, with a transparent fill).
 func bands(w *bufio.Writer, p *plotPanel, phases []scenarioSection, top, bottom float64) {
+	named := 0
 	for _, s := range phases {
 		if s.End <= s.Start {
 			continue
@@ -36,7 +38,11 @@ func bands(w *bufio.Writer, p *plotPanel, phases []scenarioSection, top, bottom 
 		if !s.Passed {
 			mark = "✗"
 		}
-		fmt.Fprintf(w, `<text x="%.1f" y="%.0f" font-size="11" text-anchor="middle">%s %s</text>`+"\n", (x0+x1)/2, top-2, s.Name, mark)
+		// Inside the top panel, on alternate rows, so the names of short
+		// phases close together do not overlap.
+		fmt.Fprintf(w, `<text x="%.1f" y="%.0f" font-size="11" text-anchor="middle">%s %s</text>`+"\n",
+			(x0+x1)/2, top+14+float64(named%2*13), s.Name, mark)
+		named++
 	}
 }
 
@@ -69,12 +75,19 @@ func (p *plotPanel) legend(color, label string) {
 	p.legendAt++
 }
 
-// frameTimeMax is the frame-time panel's ceiling in milliseconds: the
-// slowest sampled frame, rounded up to a multiple of 5.
+// frameTimeMax is the frame-time panel's ceiling in milliseconds: half
+// as much again as the 99th percentile of the sampled frames, rounded up
+// to a multiple of 5, so that one stall does not flatten the rest; frames
+// above it are drawn at the ceiling.
 func frameTimeMax(samples []sample) float64 {
-	m := 5.0
+	v := make([]float64, len(samples))
 	for i := range samples {
-		m = max(m, float64(samples[i].FrameTime.Microseconds())/1000)
+		v[i] = float64(samples[i].FrameTime.Microseconds()) / 1000
+	}
+	slices.Sort(v)
+	m := 5.0
+	if len(v) > 0 {
+		m = max(m, 1.5*v[len(v)*99/100])
 	}
 	return math.Ceil(m/5) * 5
 }
