@@ -30,6 +30,17 @@
 // allocation (selftestPoke) into a steady frame, and the run must then
 // fail naming it: a gate that cannot fail proves nothing.
 //
+// -scenario drives one budget to and past its limit, or all in turn, with
+// a steady phase before each: leak (a level transition that never frees,
+// until the heap refuses; then the fix), voice-storm (hundreds of plays in
+// one frame, and the steal order checked with probes), upload-flood (more
+// than the arenas hold; every accepted byte read back before its region is
+// reused) and churn-storm (a rebake, a swap and a level load every frame).
+// Each phase checks its own expectations and prints a verdict line; a
+// failed or unfinished phase fails the run (exit 1). The phases run inside
+// guarded frames, so their refusal paths are held to zero allocations too.
+// docs/stress-scenarios.md lists what each one checks.
+//
 // Everything the loop does runs inside guarded frames: the wait for the
 // frame's start (-fps; the workers tick meanwhile, and the wait ends early
 // at the -duration deadline or a signal, however slow the pacing), the

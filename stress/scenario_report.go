@@ -67,6 +67,13 @@ func (d *director) judge(rep *report) []error {
 			s.Warnings, s.HeapRefused, s.ArenaRefused = dl.warnings, dl.heapRefused, dl.arenaFailures
 			s.VoiceRefused, s.Steals, s.FenceWaits = dl.voiceRefusals, dl.steals, dl.fenceWaits
 		}
+		if !p.done && rep.Interrupted != "" {
+			// Cut short by a signal: not a failure of the budget; the run
+			// is marked interrupted.
+			s.Verdict = "INTERRUPTED by " + rep.Interrupted + ": " + strings.Join(problems, "; ")
+			rep.Scenarios = append(rep.Scenarios, s)
+			continue
+		}
 		s.Problems = problems
 		s.Passed = len(problems) == 0
 		if s.Passed {
