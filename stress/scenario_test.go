@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/testenv"
 )
 
@@ -119,5 +122,33 @@ func TestScenariosGL(t *testing.T) {
 		if s.Name == "upload-flood" && !strings.Contains(s.Verdict, "read back from the GPU buffer, 0 wrong") {
 			t.Errorf("upload-flood did not read the GPU buffer back: %s", s.Verdict)
 		}
+	}
+}
+
+// TestScenarioDocMatchesCode keeps docs/stress-scenarios.md's numbers in
+// step with the constants the scenarios run on.
+func TestScenarioDocMatchesCode(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "stress-scenarios.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Join(strings.Fields(string(b)), " ")
+	for _, want := range []string{
+		fmt.Sprintf("steady phase (%d frames)", steadyFrames),
+		fmt.Sprintf("every %d frames it creates %d more textures", leakEvery, scene.LevelTextures),
+		fmt.Sprintf("after %d more loads of refusals", leakRoundsExhausted),
+		fmt.Sprintf("issues %d plays in the same tick (%d with 4 workers)", stormPlays, 4*stormPlays),
+		fmt.Sprintf("%d at priority %d, then one at priority %d", probes, probePrio, probeLowPrio),
+		fmt.Sprintf("For %d frames the render goroutine fills", floodFrames),
+		"a sixteenth of its region",
+		fmt.Sprintf("For %d frames a font rebake", churnFrames),
+		fmt.Sprintf("one frame's churn (%d)", scene.LoadedSlots-1),
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("docs/stress-scenarios.md does not say %q", want)
+		}
+	}
+	if floodChunks != 16 {
+		t.Errorf("floodChunks is %d; the doc says a sixteenth", floodChunks)
 	}
 }
