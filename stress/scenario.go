@@ -60,15 +60,14 @@ const phaseFrameLimit = 4000
 // owners' counters at its start and end. A phase belongs to the render
 // goroutine.
 type phase struct {
-	sc           scenario
-	begun, done  bool
-	first, last  uint64        // frames
-	at0, at1     time.Duration // since the run started
-	hist         frame.Histogram
-	c0, c1       counters
-	frames       int
-	baselineP50  time.Duration // the previous steady phase's p50 frame time
-	baselineName string
+	sc          scenario
+	begun, done bool
+	first, last uint64        // frames
+	at0, at1    time.Duration // since the run started
+	hist        frame.Histogram
+	c0, c1      counters
+	frames      int
+	baselineP50 time.Duration // the previous steady phase's p50 frame time
 }
 
 // counters are the owners' refusal and warning counts, read at a phase's
