@@ -82,7 +82,7 @@ func defaultConfig() config {
 const exitHelp = `
 Exit status (each non-zero one with a one-line reason on stderr):
   0  PASS: at least -min-frames guarded frames, none allocated, every owner clean, every request accounted
-  1  FAIL: a steady frame allocated (or started a goroutine), an owner failed, or the request accounting did not balance
+  1  FAIL: a steady frame allocated (or started a goroutine), an owner failed, the request accounting did not balance, or a -scenario phase failed its verdict
   2  bad flags
   3  the harness could not run, or -selftest went uncaught
   4  no verdict: fewer than -min-frames guarded frames ran (run longer, pace faster, or settle less)

@@ -62,7 +62,8 @@
 // arena, the object pool, voices played (started by the mixer) and
 // refused, queue-full counts, barrier and teardown times. -report DIR
 // writes it as report.json with occupancy.svg, a plot of descriptor
-// occupancy and arena use over time.
+// occupancy, arena use and frame time over time, with each -scenario
+// phase shaded and the warnings and refusals marked.
 //
 // SIGINT or SIGTERM stops the run: the loop ends, the workers are joined,
 // the teardown runs in its logged order, and the report (text and
@@ -70,7 +71,7 @@
 // shutdown exits at once. The exit status:
 //
 //	0  PASS: at least -min-frames guarded frames, none allocated, every owner clean, every request accounted
-//	1  FAIL: a steady frame allocated, an owner failed, or the request accounting did not balance
+//	1  FAIL: a steady frame allocated, an owner failed, the request accounting did not balance, or a -scenario phase failed its verdict
 //	2  bad flags
 //	3  the harness could not run, or -selftest went uncaught
 //	4  no verdict: fewer than -min-frames guarded frames
