@@ -152,3 +152,63 @@ func TestScenarioDocMatchesCode(t *testing.T) {
 		t.Errorf("floodChunks is %d; the doc says a sixteenth", floodChunks)
 	}
 }
+
+// TestJudgeUnfinishedPhases: a phase the run never reached, or cut short,
+// fails the run; one cut short by a signal marks it interrupted instead.
+func TestJudgeUnfinishedPhases(t *testing.T) {
+	plan, err := parseScenario("leak")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDirector(plan, nil)
+	d.phases[0].begun, d.phases[0].done, d.phases[0].frames = true, true, steadyFrames
+	d.phases[1].begun = true // the leak, cut short
+	rep := &report{Frames: 500}
+	errs := d.judge(rep)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "scenario leak (phase 2): did not complete") {
+		t.Errorf("errors %v, want the leak's, unfinished", errs)
+	}
+	if len(rep.Scenarios) != 2 || !rep.Scenarios[0].Passed || rep.Scenarios[1].Passed {
+		t.Errorf("sections %+v", rep.Scenarios)
+	}
+
+	d = newDirector(plan, nil)
+	d.phases[0].begun, d.phases[0].done, d.phases[0].frames = true, true, steadyFrames
+	d.phases[1].begun = true
+	rep = &report{Frames: 500, Interrupted: "SIGINT"}
+	if errs := d.judge(rep); len(errs) != 0 {
+		t.Errorf("interrupted: errors %v, want none", errs)
+	}
+	if v := rep.Scenarios[1].Verdict; !strings.HasPrefix(v, "INTERRUPTED by SIGINT") {
+		t.Errorf("interrupted leak: verdict %q", v)
+	}
+
+	d = newDirector(plan, nil)
+	rep = &report{Frames: 130}
+	if errs := d.judge(rep); len(errs) != 1 || !strings.Contains(errs[0].Error(), "never ran") {
+		t.Errorf("a run too short: errors %v, want phases that never ran", errs)
+	}
+}
+
+// TestParseScenario: each name runs after a steady phase; all runs every
+// one with a steady phase between.
+func TestParseScenario(t *testing.T) {
+	for s, want := range map[string][]string{
+		"":            nil,
+		"steady":      {"steady"},
+		"voice-storm": {"steady", "voice-storm"},
+		"all":         allPhases,
+	} {
+		plan, err := parseScenario(s)
+		var got []string
+		for _, sc := range plan {
+			got = append(got, sc.name())
+		}
+		if err != nil || strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%q: %v (%v), want %v", s, got, err, want)
+		}
+	}
+	if _, err := parseScenario("storm"); err == nil {
+		t.Error("an unknown scenario parsed")
+	}
+}
