@@ -113,6 +113,7 @@ func writePlot(out io.Writer, samples []sample, descCap int, arenaCap [arenaCoun
 	desc.line(samples, "#ff7f0e", "pending", func(s *sample) float64 { return float64(s.Pending) })
 	desc.line(samples, "#555555", "high-water", func(s *sample) float64 { return float64(s.HighWater) })
 	desc.events(samples)
+	bandNames(w, desc, phases)
 
 	arena := &plotPanel{w: w, top: plotTop + panelH + panelGap, t0: t0, t1: t1, ymax: 100, innerW: innerW, innerH: innerH}
 	arena.frame("Upload arena use per frame (% of per-frame capacity)", "percent", []float64{0, 25, 50, 75, 100}, "%.0f%%")

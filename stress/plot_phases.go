@@ -20,7 +20,6 @@ var phaseColors = map[string]string{
 // bands shades each phase's span from top to bottom, behind the panels'
 // lines (the panels' frames are drawn first, with a transparent fill).
 func bands(w *bufio.Writer, p *plotPanel, phases []scenarioSection, top, bottom float64) {
-	named := 0
 	for _, s := range phases {
 		if s.End <= s.Start {
 			continue
@@ -31,17 +30,24 @@ func bands(w *bufio.Writer, p *plotPanel, phases []scenarioSection, top, bottom 
 			c = "#eeeeee"
 		}
 		fmt.Fprintf(w, `<rect x="%.1f" y="%.0f" width="%.1f" height="%.0f" fill="%s" opacity="0.7"/>`+"\n", x0, top, x1-x0, bottom-top, c)
-		if s.Name == "steady" {
+	}
+}
+
+// bandNames names each non-steady phase, with its verdict, inside the
+// top panel over its lines, on alternate rows so that short phases close
+// together do not overlap.
+func bandNames(w *bufio.Writer, p *plotPanel, phases []scenarioSection) {
+	named := 0
+	for _, s := range phases {
+		if s.End <= s.Start || s.Name == "steady" {
 			continue
 		}
 		mark := "✓"
 		if !s.Passed {
 			mark = "✗"
 		}
-		// Inside the top panel, on alternate rows, so the names of short
-		// phases close together do not overlap.
-		fmt.Fprintf(w, `<text x="%.1f" y="%.0f" font-size="11" text-anchor="middle">%s %s</text>`+"\n",
-			(x0+x1)/2, top+14+float64(named%2*13), s.Name, mark)
+		fmt.Fprintf(w, `<text x="%.1f" y="%.0f" font-size="11" text-anchor="middle" stroke="white" stroke-width="3" paint-order="stroke">%s %s</text>`+"\n",
+			(p.x(s.Start)+p.x(s.End))/2, p.top+14+float64(named%2*13), s.Name, mark)
 		named++
 	}
 }
