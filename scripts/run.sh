@@ -2,8 +2,11 @@
 # The main job: the stress tool. A render goroutine (real OpenGL), the audio
 # goroutine (oto) and worker goroutines hammer every manager while the
 # allocation guard and the descriptor occupancy log watch. Arguments are
-# passed to the stress tool (go run ./stress -h lists them); the default is a
-# 30-second run with 4 workers writing its report to ./stress-report.
+# passed to the stress tool (go run ./stress -h lists them); the default runs
+# every scenario in turn (-scenario all: a leak to exhaustion, a voice storm,
+# an upload flood, a churn storm, steady phases between; about 25 seconds)
+# with 4 workers, gated on 0 allocations, writing its report to
+# ./stress-report.
 # Installs what it needs when run as root; otherwise prints what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +24,6 @@ if [ ! -e /dev/snd/controlC0 ] && [ -z "${ALSA_CONFIG_PATH:-}" ]; then
 fi
 
 if [ $# -eq 0 ]; then
-	set -- -workers 4 -duration 30s -report stress-report
+	set -- -workers 4 -scenario all -report stress-report
 fi
 go run ./stress "$@"

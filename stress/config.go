@@ -24,6 +24,9 @@ type config struct {
 	selftest      bool
 	report        string
 	seed          int64
+	// scenario is -scenario; plan the phases it runs (nil for none).
+	scenario string
+	plan     []scenario
 
 	occupancyEvery time.Duration
 	progressEvery  time.Duration
@@ -79,7 +82,7 @@ func defaultConfig() config {
 const exitHelp = `
 Exit status (each non-zero one with a one-line reason on stderr):
   0  PASS: at least -min-frames guarded frames, none allocated, every owner clean, every request accounted
-  1  FAIL: a steady frame allocated (or started a goroutine), an owner failed, or the request accounting did not balance
+  1  FAIL: a steady frame allocated (or started a goroutine), an owner failed, the request accounting did not balance, or a -scenario phase failed its verdict
   2  bad flags
   3  the harness could not run, or -selftest went uncaught
   4  no verdict: fewer than -min-frames guarded frames ran (run longer, pace faster, or settle less)
@@ -108,6 +111,7 @@ func parseConfig(args []string, usage io.Writer) (config, error) {
 	fs.BoolVar(&c.selftest, "selftest", c.selftest, "inject one deliberate allocation into a steady frame; the run must fail naming it")
 	fs.StringVar(&c.report, "report", c.report, "write report.json and occupancy.svg into this directory (an interrupted run writes its partial report too)")
 	fs.Int64Var(&c.seed, "seed", c.seed, "seed for the workers' request streams")
+	fs.StringVar(&c.scenario, "scenario", c.scenario, "drive the budgets past their limits and check how they degrade: steady, leak, voice-storm, upload-flood, churn-storm, or all in turn (each after a steady phase); without -duration or -frames the run ends when the last phase does")
 	fs.DurationVar(&c.occupancyEvery, "occupancy-every", c.occupancyEvery, "interval of the descriptor occupancy log line (0: off)")
 	fs.DurationVar(&c.progressEvery, "progress-every", c.progressEvery, "interval of progress updates")
 	fs.IntVar(&c.settle, "settle", c.settle, "frames that must run before the allocation guard arms")
@@ -119,7 +123,7 @@ func parseConfig(args []string, usage io.Writer) (config, error) {
 	fs.IntVar(&c.uploadBytes, "upload-bytes", c.uploadBytes, "bytes per upload request")
 	fs.Float64Var(&c.fps, "fps", c.fps, "frame rate the render loop paces itself to (0: as fast as it can)")
 	err := c.Parse(fs, args, errUsage, func() error {
-		if c.duration == 0 && c.Frames == 0 && !flagSet(fs, "duration") {
+		if c.duration == 0 && c.Frames == 0 && !flagSet(fs, "duration") && c.scenario == "" {
 			c.duration = defaultDuration
 		}
 		return c.validate()
@@ -136,7 +140,7 @@ func (c *config) validate() error {
 		return bad("workers", c.workers, "want 1.."+itoa(maxWorkers))
 	case c.duration < 0:
 		return bad("duration", c.duration, "must not be negative")
-	case c.duration == 0 && c.Frames == 0:
+	case c.duration == 0 && c.Frames == 0 && c.scenario == "":
 		return bad("duration", c.duration, "with -frames 0 the run would never end")
 	case c.selftest && c.Frames > 0 && c.Frames <= c.settle+selftestAfter:
 		return bad("frames", c.Frames, "-selftest needs more than -settle + "+itoa(selftestAfter)+" frames")
@@ -163,6 +167,11 @@ func (c *config) validate() error {
 	case c.uploadBytes < 1 || c.uploadBytes > maxUploadBytes:
 		return bad("upload-bytes", c.uploadBytes, "want 1.."+itoa(maxUploadBytes))
 	}
+	plan, err := parseScenario(c.scenario)
+	if err != nil {
+		return bad("scenario", c.scenario, err.Error())
+	}
+	c.plan = plan
 	return nil
 }
 

@@ -41,6 +41,9 @@ func TestConfigValidation(t *testing.T) {
 		{[]string{"-fps", "-1"}, "-fps -1"},
 		{[]string{"-workers", "four"}, "invalid value"},
 		{[]string{"-bogus"}, "not defined"},
+		{[]string{"-scenario", "all"}, ""},
+		{[]string{"-scenario", "leak", "-duration", "0"}, ""},
+		{[]string{"-scenario", "flood"}, "-scenario flood"},
 		{[]string{"run"}, `unexpected argument "run"`},
 	} {
 		_, err := parseConfig(c.args, io.Discard)

@@ -30,6 +30,17 @@
 // allocation (selftestPoke) into a steady frame, and the run must then
 // fail naming it: a gate that cannot fail proves nothing.
 //
+// -scenario drives one budget to and past its limit, or all in turn, with
+// a steady phase before each: leak (a level transition that never frees,
+// until the heap refuses; then the fix), voice-storm (hundreds of plays in
+// one frame, and the steal order checked with probes), upload-flood (more
+// than the arenas hold; every accepted byte read back before its region is
+// reused) and churn-storm (a rebake, a swap and a level load every frame).
+// Each phase checks its own expectations and prints a verdict line; a
+// failed or unfinished phase fails the run (exit 1). The phases run inside
+// guarded frames, so their refusal paths are held to zero allocations too.
+// docs/stress-scenarios.md lists what each one checks.
+//
 // Everything the loop does runs inside guarded frames: the wait for the
 // frame's start (-fps; the workers tick meanwhile, and the wait ends early
 // at the -duration deadline or a signal, however slow the pacing), the
@@ -51,10 +62,12 @@
 // arena, the object pool, voices played (started by the mixer) and
 // refused, queue-full counts, barrier and teardown times. -report DIR
 // writes it as report.json with occupancy.svg, a plot of descriptor
-// occupancy and arena use over time. The directory is probed for
-// writing before the run, and each file is replaced whole (a temporary
-// file renamed over it) or left as it was. A closed stdout (stress |
-// head -1) does not stop the run; the report files are still written.
+// occupancy, arena use and frame time over time, with each -scenario
+// phase shaded and the warnings and refusals marked. The directory is
+// probed for writing before the run, and each file is replaced whole (a
+// temporary file renamed over it) or left as it was. A closed stdout
+// (stress | head -1) does not stop the run; the report files are still
+// written.
 //
 // SIGINT or SIGTERM, from the first moment, stops the run (before its
 // first frame if set-up is not done): the loop ends, the workers are joined,
@@ -63,7 +76,7 @@
 // shutdown exits at once. The exit status:
 //
 //	0  PASS: at least -min-frames guarded frames, none allocated, every owner clean, every request accounted
-//	1  FAIL: a steady frame allocated, an owner failed, or the request accounting did not balance
+//	1  FAIL: a steady frame allocated, an owner failed, the request accounting did not balance, or a -scenario phase failed its verdict
 //	2  bad flags
 //	3  the harness could not run, or -selftest went uncaught
 //	4  no verdict: fewer than -min-frames guarded frames

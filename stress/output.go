@@ -67,8 +67,13 @@ func (p *progress) Update(elapsed time.Duration, frames uint64, live, peak int, 
 	if p.term {
 		b = append(b, '\r')
 		b = append(b, "stress "...)
-		b = appendRight(b, pct, 3)
-		b = append(b, "%  frames "...)
+		if p.total > 0 {
+			b = appendRight(b, pct, 3)
+			b = append(b, '%')
+		} else {
+			b = append(b, "   -"...) // a -scenario run that ends with its last phase
+		}
+		b = append(b, "  frames "...)
 		b = appendRight(b, int64(frames), 8)
 		b = append(b, "  elapsed "...)
 		b = appendRight(b, elapsed.Milliseconds()/1000, 6)
@@ -90,8 +95,11 @@ func (p *progress) Update(elapsed time.Duration, frames uint64, live, peak int, 
 		p.width = max(p.width, n)
 	} else {
 		b = append(b, "progress "...)
-		b = strconv.AppendInt(b, pct, 10)
-		b = append(b, "% frames="...)
+		if p.total > 0 {
+			b = strconv.AppendInt(b, pct, 10)
+			b = append(b, "% "...)
+		}
+		b = append(b, "frames="...)
 		b = strconv.AppendUint(b, frames, 10)
 		b = append(b, " elapsed="...)
 		b = strconv.AppendFloat(b, elapsed.Seconds(), 'f', 1, 64)

@@ -51,11 +51,19 @@ func TestPlotIsWellFormedSVG(t *testing.T) {
 	var samples []sample
 	for i := 0; i < 50; i++ {
 		samples = append(samples, sample{At: time.Duration(i) * 100 * time.Millisecond, Live: 239, Pending: i % 7,
-			HighWater: 300, ArenaUsed: [arenaCount]int{i << 10, 32000, 100}})
+			HighWater: 300, ArenaUsed: [arenaCount]int{i << 10, 32000, 100}, FrameTime: time.Duration(i) * time.Millisecond,
+			Warnings: uint64(i / 20), Refusals: uint64(i / 10)})
 	}
+	phases := []scenarioSection{{Name: "steady", Start: 0.5, End: 1.5, Passed: true}, {Name: "leak", Start: 1.5, End: 3, Passed: false}}
 	var b bytes.Buffer
-	if err := writePlot(&b, samples, 1024, [arenaCount]int{4 << 20, 4 << 20, 1 << 20}); err != nil {
+	if err := writePlot(&b, samples, 1024, [arenaCount]int{4 << 20, 4 << 20, 1 << 20}, phases); err != nil {
 		t.Fatal(err)
+	}
+	svg := b.String()
+	for _, want := range []string{"leak ✗", "2 occupancy warnings</title>", "4 refusals</title>", "Frame time"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the plot lacks %q", want)
+		}
 	}
 	d := xml.NewDecoder(&b)
 	lines := 0
@@ -71,8 +79,9 @@ func TestPlotIsWellFormedSVG(t *testing.T) {
 			lines++
 		}
 	}
-	if lines != 3+arenaCount {
-		t.Errorf("%d series plotted, want %d", lines, 3+arenaCount)
+	// Occupancy (live, pending, high-water), the arenas, frame time.
+	if lines != 3+arenaCount+1 {
+		t.Errorf("%d series plotted, want %d", lines, 3+arenaCount+1)
 	}
 }
 

@@ -49,7 +49,7 @@ func (p *plotPanel) y(v float64) float64 {
 
 func (p *plotPanel) frame(title, ylabel string, ticks []float64, tickFmt string) {
 	fmt.Fprintf(p.w, `<text x="%d" y="%.0f" font-size="15" font-weight="bold">%s</text>`+"\n", plotLeft, p.top-12, title)
-	fmt.Fprintf(p.w, `<rect x="%d" y="%.0f" width="%.0f" height="%.0f" fill="#fafafa" stroke="#888"/>`+"\n",
+	fmt.Fprintf(p.w, `<rect x="%d" y="%.0f" width="%.0f" height="%.0f" fill="#fafafa" fill-opacity="0.4" stroke="#888"/>`+"\n",
 		plotLeft, p.top, p.innerW, p.innerH)
 	for _, v := range ticks {
 		y := p.y(v)
@@ -86,10 +86,11 @@ func (p *plotPanel) line(samples []sample, color, label string, value func(s *sa
 }
 
 // writePlot renders samples as SVG. descCap is the heap's capacity and
-// arenaCap each arena's per-frame capacity in bytes.
-func writePlot(out io.Writer, samples []sample, descCap int, arenaCap [arenaCount]int) error {
+// arenaCap each arena's per-frame capacity in bytes; phases are the
+// -scenario phases (none without -scenario).
+func writePlot(out io.Writer, samples []sample, descCap int, arenaCap [arenaCount]int, phases []scenarioSection) error {
 	w := bufio.NewWriter(out)
-	height := plotTop + 2*panelH + panelGap + plotBottom
+	height := plotTop + 3*panelH + 2*panelGap + plotBottom
 	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif">`+"\n", plotW, height)
 	fmt.Fprintf(w, `<rect width="%d" height="%d" fill="white"/>`+"\n", plotW, height)
 	var t0, t1 float64
@@ -102,6 +103,7 @@ func writePlot(out io.Writer, samples []sample, descCap int, arenaCap [arenaCoun
 		descCap = 1
 	}
 	desc := &plotPanel{w: w, top: plotTop, t0: t0, t1: t1, ymax: float64(descCap), innerW: innerW, innerH: innerH}
+	bands(w, desc, phases, plotTop, float64(plotTop+2*(panelH+panelGap))+innerH)
 	step := float64(descCap) / 4
 	desc.frame(fmt.Sprintf("Descriptor heap occupancy (%d slots)", descCap), "slots",
 		[]float64{0, step, 2 * step, 3 * step, float64(descCap)}, "%.0f")
@@ -110,6 +112,8 @@ func writePlot(out io.Writer, samples []sample, descCap int, arenaCap [arenaCoun
 	desc.line(samples, "#1f77b4", "live", func(s *sample) float64 { return float64(s.Live) })
 	desc.line(samples, "#ff7f0e", "pending", func(s *sample) float64 { return float64(s.Pending) })
 	desc.line(samples, "#555555", "high-water", func(s *sample) float64 { return float64(s.HighWater) })
+	desc.events(samples)
+	bandNames(w, desc, phases)
 
 	arena := &plotPanel{w: w, top: plotTop + panelH + panelGap, t0: t0, t1: t1, ymax: 100, innerW: innerW, innerH: innerH}
 	arena.frame("Upload arena use per frame (% of per-frame capacity)", "percent", []float64{0, 25, 50, 75, 100}, "%.0f%%")
@@ -118,10 +122,14 @@ func writePlot(out io.Writer, samples []sample, descCap int, arenaCap [arenaCoun
 		label := fmt.Sprintf("%s (%d KiB)", arenaNames[k], arenaCap[k]>>10)
 		arena.line(samples, arenaColors[k], label, func(s *sample) float64 { return 100 * float64(s.ArenaUsed[k]) / capk })
 	}
-	axisY := arena.top + innerH + 18
+	ftMax := frameTimeMax(samples)
+	ft := &plotPanel{w: w, top: arena.top + panelH + panelGap, t0: t0, t1: t1, ymax: ftMax, innerW: innerW, innerH: innerH}
+	ft.frame("Frame time (the slowest frame of each sample; clipped at the top)", "ms", []float64{0, ftMax / 4, ftMax / 2, 3 * ftMax / 4, ftMax}, "%.1f")
+	ft.line(samples, "#17becf", "frame time", func(s *sample) float64 { return float64(s.FrameTime.Microseconds()) / 1000 })
+	axisY := ft.top + innerH + 18
 	for i := 0; i <= 5; i++ {
 		t := t0 + (t1-t0)*float64(i)/5
-		fmt.Fprintf(w, `<text x="%.1f" y="%.0f" font-size="11" text-anchor="middle">%.1fs</text>`+"\n", arena.x(t), axisY, t)
+		fmt.Fprintf(w, `<text x="%.1f" y="%.0f" font-size="11" text-anchor="middle">%.1fs</text>`+"\n", ft.x(t), axisY, t)
 	}
 	fmt.Fprintf(w, `<text x="%.0f" y="%.0f" font-size="12" text-anchor="middle">time since start (%d samples)</text>`+"\n",
 		plotLeft+innerW/2, axisY+18, len(samples))

@@ -25,6 +25,10 @@ type sample struct {
 	Pending   int // descriptor slots retired but not yet reusable
 	HighWater int
 	ArenaUsed [arenaCount]int // bytes used in the frame sampled
+	FrameTime time.Duration   // the previous frame's time
+	Warnings  uint64          // heap occupancy warnings so far
+	Refusals  uint64          // heap and arena refusals so far
+	Phase     int             // the -scenario phase running (1-based), 0 for none
 }
 
 // series keeps a bounded time series for the report plot. Its buffer is
@@ -72,6 +76,7 @@ func merge(a, b sample) sample {
 	m.Live = max(a.Live, b.Live)
 	m.Pending = max(a.Pending, b.Pending)
 	m.HighWater = max(a.HighWater, b.HighWater)
+	m.FrameTime = max(a.FrameTime, b.FrameTime)
 	for k := range m.ArenaUsed {
 		m.ArenaUsed[k] = max(a.ArenaUsed[k], b.ArenaUsed[k])
 	}

@@ -45,6 +45,9 @@ type renderer struct {
 	// Write does not allocate a closure per frame.
 	spriteTex func(i int) uint32
 	occ       *occupancyLog
+	snd       *scene.Audio // the workers' player; the voice-storm probes it
+	dir       *director    // the -scenario plan; nil without one
+	lastFrame time.Duration
 	prog      *progress
 	series    *series
 	hist      frame.Histogram
@@ -112,6 +115,9 @@ func (r *renderer) loop() {
 		if !r.step() {
 			break
 		}
+		if r.dir != nil && r.dir.finished() && r.deadline.IsZero() && r.cfg.Frames == 0 {
+			break
+		}
 	}
 	// The guard counts windows of frames; Verdict checks the last,
 	// partly filled one now, before anything after the loop runs inside
@@ -132,6 +138,8 @@ func (r *renderer) step() bool {
 	if r.frame >= r.armedFrom {
 		r.hist.Record(d)
 	}
+	r.lastFrame = d
+	r.dir.record(d)
 	r.guard.EndFrame()
 	if r.frame == r.armedFrom {
 		r.openWindow()
@@ -169,6 +177,7 @@ func (r *renderer) pace() {
 func (r *renderer) frameBody() bool {
 	// The clock reclaims the heap's slots whose frames completed, then
 	// opens the arenas and the frame.
+	r.dir.beforeBegin(r)
 	serial, err := r.scene.Clock.BeginFrame()
 	if err != nil {
 		r.fail(fmt.Errorf("stress: frame %d: %w", r.frame, err))
@@ -186,9 +195,15 @@ func (r *renderer) frameBody() bool {
 		r.liveAfterLoad = r.heap.Stats().Live
 	}
 	r.drain()
-	if err := r.churn.apply(r.tex, r.frame, r.scene.Clock.InFlight(), &r.ledger); err != nil {
-		r.fail(fmt.Errorf("stress: texture churn: %w", err))
+	// A scenario's phase holds the workers' churn back: what it measures
+	// is its own doing.
+	if !r.dir.active() {
+		if err := r.churn.apply(r.tex, r.frame, r.scene.Clock.InFlight(), &r.ledger); err != nil {
+			r.fail(fmt.Errorf("stress: texture churn: %w", err))
+		}
 	}
+	elapsed := time.Since(r.start)
+	r.dir.frame(r, elapsed)
 	if r.frame == r.pokeFrame {
 		selftestPoke()
 		r.poked = true
@@ -196,7 +211,6 @@ func (r *renderer) frameBody() bool {
 	r.draw()
 	st := r.heap.Stats()
 	r.pendingPeak = max(r.pendingPeak, st.Pending)
-	elapsed := time.Since(r.start)
 	// The last settling frame logs and reports once whatever the interval,
 	// so the log handler's and the progress line's buffers have grown and
 	// the output path is warm before the guard arms.
@@ -222,10 +236,14 @@ func (r *renderer) frameBody() bool {
 }
 
 func (r *renderer) sample(elapsed time.Duration, serial uint64, st descriptors.Stats) sample {
-	s := sample{At: elapsed, Frame: serial, Live: st.Live, Pending: st.Pending, HighWater: st.HighWater}
+	s := sample{At: elapsed, Frame: serial, Live: st.Live, Pending: st.Pending, HighWater: st.HighWater,
+		FrameTime: r.lastFrame, Warnings: st.Warnings, Refusals: st.Refused}
 	for i, a := range r.arenas {
-		s.ArenaUsed[i] = a.Stats().Used
+		as := a.Stats()
+		s.ArenaUsed[i] = as.Used
+		s.Refusals += as.Failures
 	}
+	s.Phase = r.dir.phaseNumber()
 	return s
 }
 

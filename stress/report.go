@@ -45,7 +45,9 @@ type report struct {
 	Churn       churnSection     `json:"churn"`
 	Barriers    barrierSection   `json:"barriers"`
 	Teardown    []stageSection   `json:"teardown"`
-	Errors      []string         `json:"errors,omitempty"`
+	// Scenarios are the -scenario phases, in the order they ran.
+	Scenarios []scenarioSection `json:"scenarios,omitempty"`
+	Errors    []string          `json:"errors,omitempty"`
 }
 
 // ms is a duration printed in milliseconds with microsecond precision.
@@ -266,6 +268,7 @@ func (r *report) writeText(w io.Writer) {
 		}
 		p("%s", line)
 	}
+	r.writeScenarios(w)
 	for _, e := range r.Errors {
 		p("  error      %s", e)
 	}
@@ -287,6 +290,6 @@ func (r *report) writeFiles(dir string, samples []sample, descCap int, arenaCap 
 		return err
 	}
 	return writeAtomic(dir, "occupancy.svg", func(f *os.File) error {
-		return writePlot(f, samples, descCap, arenaCap)
+		return writePlot(f, samples, descCap, arenaCap, r.Scenarios)
 	})
 }

@@ -62,6 +62,7 @@ func simulate(cfg *config, sig *interrupts, stdout, stderr io.Writer) (*outcome,
 	// nor a first allocation can fall in a guarded frame however short
 	// -settle is.
 	var ready, wg sync.WaitGroup
+	r.snd = snd
 	r.sig = sig
 	logger.Info("stress: starting", "workers", cfg.workers, "backend", rs.Backend, "audio", snd.Name,
 		"settle", cfg.settle, "min_frames", cfg.minFrames, "selftest", cfg.selftest)
@@ -89,6 +90,7 @@ func simulate(cfg *config, sig *interrupts, stdout, stderr io.Writer) (*outcome,
 	rep := r.buildReport(snd, time.Since(wall))
 	rep.Interrupted = out.interrupted
 	out.report = rep
+	out.errs = append(out.errs, r.dir.judge(rep)...)
 	out.teardown(r, snd, logger)
 	out.finish()
 	if cfg.report != "" {
@@ -141,5 +143,9 @@ func newRenderer(cfg *config, logger *slog.Logger, rs *scene.Render, g *guard.Gu
 	r.spriteTex = func(i int) uint32 { return rs.Tex.Name(r.tex.Level(i * scene.LevelTextures / n)) }
 	r.occ = newOccupancyLog(logger, rs.Heap.Capacity(), cfg.occupancyEvery, r.arenas)
 	r.prog = newProgress(stdout, cfg.Frames, cfg.duration, cfg.progressEvery)
+	if cfg.plan != nil {
+		r.dir = newDirector(cfg.plan, logger)
+		r.dir.prepare(r)
+	}
 	return r, nil
 }

@@ -38,6 +38,9 @@ const objectsPerWorker = 32
 type clock struct {
 	serial atomic.Uint64
 	stop   atomic.Bool
+	// storm counts the voice-storm bursts asked for: each worker issues
+	// stormPlays plays in the first tick that sees it rise.
+	storm atomic.Uint64
 }
 
 // worker is one simulated game worker (an AI thread in the reference
@@ -61,7 +64,8 @@ type worker struct {
 	// worker's period is 16 s, and without the phase no churn at all
 	// would happen in a shorter run.
 	playDebt, churnDebt, spawnDebt float64
-	objects                        int // spawns issued and queued less despawns issued and queued
+	objects                        int    // spawns issued and queued less despawns issued and queued
+	storm                          uint64 // the last voice-storm burst issued
 
 	// ledger holds what this worker issued and what was refused before
 	// reaching an owner: a full render queue, or a play the engine
@@ -132,6 +136,13 @@ func (w *worker) tick(serial uint64, now time.Time) {
 			r.size = 1
 		}
 		w.push(r)
+	}
+
+	if b := w.clock.storm.Load(); b != w.storm {
+		w.storm = b
+		for range stormPlays {
+			w.play()
+		}
 	}
 
 	w.playDebt += cfg.playRate * dt

@@ -28,6 +28,12 @@ type demo struct {
 	sim   *sprites.Sim
 	parts *particles
 	panel *panel
+	// overlay, slots and storms are the performance overlay, the
+	// Texturer that keeps the slot map, and the L/V/U storms.
+	overlay *overlay
+	slots   *slotTracker
+	storms  *storms
+	keyAt   int // the next -keys press
 
 	spriteQuads, partQuads, panelQuads *quads.Writer
 	spriteTex                          func(i int) uint32
@@ -72,18 +78,29 @@ func newDemo(o options, logger *slog.Logger) (*demo, error) {
 	if d.parts, err = newParticles(1024); err != nil {
 		return nil, err
 	}
-	for _, w := range []**quads.Writer{&d.spriteQuads, &d.partQuads, &d.panelQuads} {
+	for _, w := range []**quads.Writer{&d.spriteQuads, &d.partQuads} {
 		if *w, err = quads.NewWriter(256); err != nil {
 			return nil, err
 		}
 	}
+	// Text changes font page every few glyphs: a run each.
+	if d.panelQuads, err = quads.NewWriter(panelMaxQuads); err != nil {
+		return nil, err
+	}
 	d.panel = newPanel()
+	if d.overlay, err = newOverlay(); err != nil {
+		return nil, err
+	}
+	d.slots = newSlotTracker(d.r.Tex, d.r.Clock, d.r.Heap.Capacity())
+	d.storms = newStorms(d.r.Heap.Capacity())
 	ok = true
 	return d, nil
 }
 
 // key handles the keyboard: Q swaps texture quality, R rebakes the font,
-// Space plays a sound, Escape quits. Every key press also plays a click.
+// L leaks (and, again, fixes), V storms the voices, U floods the upload
+// arenas, Space plays a sound, Escape quits. Every key press also plays a
+// click.
 func (d *demo) key(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw.ModifierKey) {
 	if action != glfw.Press {
 		return
@@ -95,6 +112,8 @@ func (d *demo) key(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw
 		d.resized = true
 	case glfw.KeyEscape:
 		d.win.Win.SetShouldClose(true)
+	case glfw.KeyL, glfw.KeyV, glfw.KeyU:
+		d.storms.press(d, byte('A'+k-glfw.KeyA))
 	}
 	d.play(scene.SoundKey, 0.8, 0)
 }
@@ -127,7 +146,7 @@ func (d *demo) step() error {
 	d.frame++
 	if d.tex == nil {
 		var err error
-		if d.tex, err = scene.NewTextures(d.r.Tex, d.r.Heap, d.fontScale()); err != nil {
+		if d.tex, err = scene.NewTextures(d.slots, d.r.Heap, d.fontScale()); err != nil {
 			return err
 		}
 		d.fontSlots = d.tex.FontSlots()
@@ -135,10 +154,14 @@ func (d *demo) step() error {
 		d.spriteTex = func(i int) uint32 { return d.r.Tex.Name(d.tex.Quality(i * scene.QualityTextures / n)) }
 	}
 	d.autoKeys()
+	d.pressKeys()
+	d.storms.frame(d)
 	if d.win.TakeResize() {
 		d.resized = true
 	}
-	if d.resized {
+	// A leak holds the heap: reloads wait for the fix.
+	hold := d.storms.holding()
+	if d.resized && !hold {
 		d.resized = false
 		if err := d.tex.RebakeFont(d.fontScale()); err != nil {
 			return err
@@ -147,7 +170,7 @@ func (d *demo) step() error {
 		w, h := d.win.Size()
 		d.log.Info("demo: font atlas rebaked", "scale", d.tex.Atlas().Scale, "slots", d.fontSlots, "framebuffer", fmt.Sprintf("%dx%d", w, h))
 	}
-	if d.swapPending {
+	if d.swapPending && !hold {
 		d.swapPending = false
 		if err := d.tex.SwapQuality(); err != nil {
 			return err
@@ -155,7 +178,8 @@ func (d *demo) step() error {
 		d.log.Info("demo: texture quality swapped", "high", d.tex.High(), "heap", d.r.Heap.Stats().String())
 	}
 	now := time.Now()
-	dt := float32(min(now.Sub(d.last).Seconds(), 0.05))
+	period := now.Sub(d.last)
+	dt := float32(min(period.Seconds(), 0.05))
 	d.last = now
 	w, h := d.win.Size()
 	d.sim.Step(dt, float32(w), float32(h))
@@ -164,6 +188,7 @@ func (d *demo) step() error {
 	if err := d.draw(); err != nil {
 		return err
 	}
+	d.record(period)
 	if d.opt.screenshot != "" && d.frame == uint64(d.opt.Frames) {
 		d.capture()
 	}
@@ -232,11 +257,15 @@ func (d *demo) draw() error {
 	}
 	d.parts.write(d.partQuads, d.r.Tex.Name(d.tex.White()))
 	d.win.Draw(off, d.partQuads.Runs())
+	if err := d.overlay.draw(d); err != nil {
+		return err
+	}
 	if off, err = d.begin(d.panelQuads, scene.ArenaRenderer, panelMaxQuads); err != nil {
 		return err
 	}
 	d.panel.write(d.panelQuads, d)
 	d.win.Draw(off, d.panelQuads.Runs())
+	d.storms.flood(d)
 	return nil
 }
 
@@ -247,4 +276,30 @@ func (d *demo) begin(w *quads.Writer, k, n int) (int, error) {
 		return 0, err
 	}
 	return off, w.Reset(view)
+}
+
+// record adds the frame to the overlay's history once everything it
+// uploads is in the arenas.
+func (d *demo) record(period time.Duration) {
+	var pct [scene.ArenaCount]float32
+	for k := range pct {
+		s := d.r.Set.Arena(k).Stats()
+		pct[k] = 100 * float32(s.Used) / float32(max(s.Capacity, 1))
+	}
+	vs := d.snd.Engine.Stats()
+	d.overlay.hist.add(d.r.Heap.Stats(), period, &pct, &vs)
+}
+
+// pressKeys presses the -keys keys due this frame.
+func (d *demo) pressKeys() {
+	for ; d.keyAt < len(d.opt.keys) && d.opt.keys[d.keyAt].frame <= d.frame; d.keyAt++ {
+		switch k := d.opt.keys[d.keyAt].key; k {
+		case 'Q':
+			d.swapPending = true
+		case 'R':
+			d.resized = true
+		default:
+			d.storms.press(d, k)
+		}
+	}
 }

@@ -50,6 +50,10 @@ func TestOptions(t *testing.T) {
 		{[]string{"-log", "xml"}, "-log xml"},
 		{[]string{"-frames", "ten"}, "invalid value"},
 		{[]string{"-nope"}, "not defined"},
+		{[]string{"-keys", "L@20,V@100,u@5"}, ""},
+		{[]string{"-keys", "X@20"}, "-keys X@20"},
+		{[]string{"-keys", "L@0"}, "-keys L@0"},
+		{[]string{"-keys", "L"}, "-keys L"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
 		_, err := parseOptions(c.args, io.Discard)

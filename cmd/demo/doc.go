@@ -24,6 +24,18 @@
 // the panel shows which slots the pages now use); Space plays a sound;
 // Escape quits. -auto presses them by itself.
 //
+// The performance overlay, down the right edge, graphs the last 240 frames:
+// descriptor occupancy (live and pending stacked, the high-water mark, the
+// 75% and 90% lines), frame time, upload arena use and active voices, and
+// below them the slot map, one cell per descriptor slot (live, pending,
+// free, never used). Each graph is one draw call of quads streamed through
+// the renderer arena, and nothing allocates per frame. Three keys push a
+// budget past its limit so it can be watched filling and recovering: L
+// leaks a level's textures every quarter second until the heap refuses,
+// and pressed again frees them; V plays 300 sounds in one frame; U floods
+// the upload arenas for two seconds. -keys L@20,V@100 presses keys at
+// given frames, for screenshots and tests.
+//
 // # Ownership
 //
 // The main goroutine is the render goroutine, locked to the main OS thread

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +43,29 @@ type options struct {
 	width      int
 	height     int
 	auto       bool
+	keys       []keyPress // -keys, in frame order
+}
+
+// keyPress is one -keys entry: key pressed at frame.
+type keyPress struct {
+	key   byte
+	frame uint64
+}
+
+// parseKeys parses -keys: KEY@FRAME entries, comma-separated, with KEY
+// one of L, V, U, Q, R.
+func parseKeys(s string) ([]keyPress, error) {
+	var ks []keyPress
+	for _, e := range strings.Split(s, ",") {
+		k, f, ok := strings.Cut(strings.TrimSpace(e), "@")
+		n, err := strconv.ParseUint(f, 10, 64)
+		if !ok || len(k) != 1 || !strings.Contains("LVUQR", strings.ToUpper(k)) || err != nil || n == 0 {
+			return nil, scene.BadFlag("keys", s, "want KEY@FRAME,... with KEY one of L, V, U, Q, R and FRAME from 1")
+		}
+		ks = append(ks, keyPress{key: strings.ToUpper(k)[0], frame: n})
+	}
+	slices.SortStableFunc(ks, func(a, b keyPress) int { return cmp.Compare(a.frame, b.frame) })
+	return ks, nil
 }
 
 func parseOptions(args []string, usage io.Writer) (options, error) {
@@ -51,7 +77,16 @@ func parseOptions(args []string, usage io.Writer) (options, error) {
 	fs.IntVar(&o.width, "width", o.width, "window width in pixels (320..4096)")
 	fs.IntVar(&o.height, "height", o.height, "window height in pixels (240..4096)")
 	fs.BoolVar(&o.auto, "auto", o.auto, "press the keys by itself: a quality swap every 2 s, a resize every 3 s, a sound every second")
-	err := o.Parse(fs, args, errUsage, o.check)
+	keys := fs.String("keys", "", "press these keys at these frames, as KEY@FRAME,... (L leak or fix, V voice storm, U upload flood, Q quality, R rebake)")
+	err := o.Parse(fs, args, errUsage, func() error {
+		if *keys != "" {
+			var err error
+			if o.keys, err = parseKeys(*keys); err != nil {
+				return err
+			}
+		}
+		return o.check()
+	})
 	return o, err
 }
 
@@ -139,6 +174,8 @@ func (d *demo) saveScreenshot(path string) error {
 // frames drain before the textures and the upload buffer the GPU may
 // still read are deleted; the window goes last.
 func (d *demo) teardown() error {
+	// A leak the user started is freed first, as its fix would.
+	d.storms.fix(d)
 	td, err := scene.Plan(d.log, d.snd, d.r, d.tex)
 	if err != nil {
 		return fmt.Errorf("demo: teardown plan: %w", err)

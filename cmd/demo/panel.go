@@ -58,7 +58,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 
 	// Background first, so everything else draws over it; its height is
 	// known from the line count.
-	lines := 6 + scene.ArenaCount
+	lines := 7 + scene.ArenaCount
 	height := float32(panelPad*2) + lineH*float32(lines) + barH + 8 + float32(3*(8+4))
 	w.Fill(white, panelX, panelY, panelX+panelW, panelY+height, colPanel)
 
@@ -120,6 +120,10 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	}
 	p.text = append(p.text, "  R REBAKE  SPACE SOUND  ESC QUIT"...)
 	p.draw(w, d, x, y, colDim)
+	y += lineH
+	p.text = append(p.text[:0], "L LEAK OR FIX  V VOICE STORM  U UPLOAD FLOOD"...)
+	p.draw(w, d, x, y, colDim)
+	p.overlayText(w, d)
 }
 
 // descriptorBar draws live and pending occupancy over a track, the peak

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/steadyframe/steadyframe/voices"
+)
+
+// stormPlays is how many plays each worker issues in the burst frame.
+const stormPlays = 100
+
+// Probe priorities: above every effect's (the scene plays effect i at
+// priority i), so no effect may steal a probe; the low probe is the one a
+// steal must take first.
+const (
+	probePrio    = 50
+	probeLowPrio = 40
+	probes       = 30
+	probeExtra   = 3
+)
+
+// Voice-storm stages, each timed from the phase's start.
+const (
+	stormBurst = iota // every worker's burst, then the effects die away
+	stormFill         // probes fill every place but the music's
+	stormSteal        // three more probes must steal low, then the two oldest
+	stormStop         // probes checked and stopped
+	stormDone
+)
+
+// voiceStorm is a burst of plays from every worker in one frame
+// (hundreds), with the protected music playing: the voice cap is reached,
+// steals go lowest priority first then oldest, the protected voice is
+// never stolen, and refusals and steals are counted and add up (the
+// plays' request accounting, checked at the end, covers the burst). The
+// order is checked with probes, looping voices that end only when stolen:
+// with the cap full of probes, three more must take the low-priority
+// probe first, then the two oldest. A voiceStorm belongs to the render
+// goroutine.
+type voiceStorm struct {
+	stage   int
+	t0      time.Time
+	at      time.Time // when the stage began
+	issued  int
+	peak    int
+	cap     int
+	lost    int    // frames in which the music was not playing
+	lostAt  uint64 // the first such frame
+	probe   [probes + probeExtra]voices.Handle
+	low     voices.Handle
+	playErr int // probes the engine refused
+	// after the steal: probes still playing, by role
+	lowPlays                     bool
+	oldestGone, youngKept, extra int
+}
+
+func (*voiceStorm) name() string { return "voice-storm" }
+
+func (v *voiceStorm) start(r *renderer) {
+	v.t0, v.at = time.Now(), time.Now()
+	v.issued = len(r.workers) * stormPlays
+	if r.snd != nil && r.snd.Effects() > 0 {
+		r.clock.storm.Add(1)
+	}
+}
+
+func (v *voiceStorm) frame(r *renderer, i int) bool {
+	if r.snd == nil {
+		return true
+	}
+	e := r.snd.Engine
+	st := e.Stats()
+	v.peak, v.cap = max(v.peak, st.Peak), st.MaxVoices
+	if !e.Playing(r.snd.Music) {
+		if v.lost == 0 {
+			v.lostAt = r.frame
+		}
+		v.lost++
+	}
+	since := time.Since(v.at)
+	switch v.stage {
+	case stormBurst:
+		// The longest effect lasts 300 ms.
+		if since >= 600*time.Millisecond && i >= 30 {
+			v.next(stormFill)
+		}
+	case stormFill:
+		for k := range probes {
+			v.probe[k] = v.play(r, probePrio)
+		}
+		v.low = v.play(r, probeLowPrio)
+		v.next(stormSteal)
+	case stormSteal:
+		if since >= 150*time.Millisecond {
+			for k := probes; k < probes+probeExtra; k++ {
+				v.probe[k] = v.play(r, probePrio)
+			}
+			v.next(stormStop)
+		}
+	case stormStop:
+		if since >= 300*time.Millisecond {
+			v.lowPlays = e.Playing(v.low)
+			for k := range probes {
+				switch playing := e.Playing(v.probe[k]); {
+				case k < probeExtra-1 && !playing:
+					v.oldestGone++
+				case k >= probeExtra-1 && playing:
+					v.youngKept++
+				}
+			}
+			for k := probes; k < probes+probeExtra; k++ {
+				if e.Playing(v.probe[k]) {
+					v.extra++
+				}
+			}
+			for _, h := range v.probe {
+				_ = e.Stop(h)
+			}
+			_ = e.Stop(v.low)
+			v.next(stormDone)
+		}
+	case stormDone:
+		return since >= 200*time.Millisecond
+	}
+	return false
+}
+
+func (v *voiceStorm) next(stage int) { v.stage, v.at = stage, time.Now() }
+
+func (v *voiceStorm) play(r *renderer, prio int16) voices.Handle {
+	h, err := r.snd.PlayProbe(prio)
+	if err != nil {
+		v.playErr++
+	}
+	return h
+}
+
+func (v *voiceStorm) verdict(p *phase) ([]string, string) {
+	var bad []string
+	d := p.delta()
+	if v.cap == 0 {
+		return []string{"no audio engine"}, ""
+	}
+	if v.peak != v.cap {
+		bad = append(bad, fmt.Sprintf("voices peaked at %d, want the cap, %d", v.peak, v.cap))
+	}
+	if v.lost > 0 {
+		bad = append(bad, fmt.Sprintf("the protected music was not playing in %d frames, from frame %d: stolen", v.lost, v.lostAt))
+	}
+	if v.playErr > 0 {
+		bad = append(bad, fmt.Sprintf("%d probe plays refused at the call", v.playErr))
+	}
+	// The low probe goes first, then the oldest probes: the three extra
+	// probes take one and two.
+	oldest := probeExtra - 1
+	if broken("voice-storm") {
+		oldest = probeExtra
+	}
+	if v.lowPlays || v.oldestGone != oldest || v.youngKept != probes-(probeExtra-1) || v.extra != probeExtra {
+		bad = append(bad, fmt.Sprintf("steal order: low-priority probe playing %v (want false), %d of the oldest %d probes stolen (want %d), "+
+			"%d of the other %d kept (want all), %d of %d new probes playing",
+			v.lowPlays, v.oldestGone, probeExtra-1, oldest, v.youngKept, probes-(probeExtra-1), v.extra, probeExtra))
+	}
+	if d.steals < probeExtra+1 {
+		bad = append(bad, fmt.Sprintf("%d steals in the phase, want the burst's and the probes' %d at least", d.steals, probeExtra+1))
+	}
+	return bad, fmt.Sprintf("burst of %d plays in one frame: cap %d reached, %d steals, %d refused; music never stolen; "+
+		"with the cap full, 3 new voices stole the lowest priority, then the 2 oldest",
+		v.issued, v.cap, d.steals, d.voiceRefusals)
+}
