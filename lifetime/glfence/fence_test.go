@@ -2,6 +2,7 @@ package glfence_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"testing"
@@ -135,7 +136,7 @@ func TestClosedFenceNeverCompletes(t *testing.T) {
 		for i := 0; i < 3; i++ {
 			gl.Finish()
 			if done := clock.Poll(); done >= serial {
-				t.Fatalf("Poll reports frame %d complete (completed %d) on a fence closed before it was seen done", serial, done)
+				return fmt.Errorf("Poll reports frame %d complete (completed %d) on a fence closed before it was seen done", serial, done)
 			}
 		}
 		if err := clock.Drain(); !errors.Is(err, frame.ErrClosed) {
