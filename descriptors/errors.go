@@ -14,8 +14,9 @@ var (
 	// freed) or frames are not completing (pending high), not that the
 	// capacity is too small.
 	ErrHeapExhausted = errors.New("descriptors: heap exhausted")
-	// ErrInvalidHandle is returned for the zero handle, a handle whose
-	// index is outside the heap, or a handle repeated in one batch.
+	// ErrInvalidHandle is returned for the zero handle, a handle of
+	// another heap, a handle whose index is outside the heap, or a handle
+	// repeated in one batch.
 	ErrInvalidHandle = errors.New("descriptors: invalid handle")
 	// ErrStaleHandle is returned for a handle whose slot has been freed
 	// (and perhaps reused) since the handle was issued.
@@ -41,11 +42,12 @@ var (
 // the previous one, so read the error (Error, errors.Is) before the heap's
 // next refusal, and copy the message out if it must outlive that.
 type refusal struct {
-	heap   string
-	kind   error // the sentinel: ErrHeapExhausted, ErrInvalidHandle, ErrStaleHandle or ErrClosed
-	op     string
-	handle Handle
-	repeat bool // the handle appeared twice in one FreeN batch
+	heap    string
+	kind    error // the sentinel: ErrHeapExhausted, ErrInvalidHandle, ErrStaleHandle or ErrClosed
+	op      string
+	handle  Handle
+	repeat  bool // the handle appeared twice in one FreeN batch
+	foreign bool // the handle was issued by another heap
 	// Exhaustion: slots asked for, and the heap's numbers when refused.
 	want, live, peak, pending, capacity int
 }
@@ -62,6 +64,8 @@ func (e *refusal) Error() string {
 		return fmt.Sprintf("%v: %v appears twice in one FreeN batch on heap %q", e.kind, e.handle, e.heap)
 	case e.handle.IsZero():
 		return fmt.Sprintf("%v: zero handle passed to %s on heap %q", e.kind, e.op, e.heap)
+	case e.kind == ErrInvalidHandle && e.foreign:
+		return fmt.Sprintf("%v: %v passed to %s was issued by another heap than %q", e.kind, e.handle, e.op, e.heap)
 	case e.kind == ErrInvalidHandle:
 		return fmt.Sprintf("%v: %v passed to %s is outside heap %q of %d slots", e.kind, e.handle, e.op, e.heap, e.capacity)
 	}

@@ -294,17 +294,17 @@ func (h *Heap) inUse() int { return h.pool.Len() + h.pool.Pending() }
 //
 //go:noinline
 func (h *Heap) refuse(kind error, op string, hd Handle) error {
-	h.err = refusal{heap: h.name, kind: kind, op: op, handle: hd, capacity: h.pool.Cap()}
+	h.err = refusal{heap: h.name, kind: kind, op: op, handle: hd, capacity: h.pool.Cap(),
+		foreign: !hd.IsZero() && !h.pool.Owns(hd.h)}
 	return &h.err
 }
 
-// badHandle is refuse for a handle the pool rejected: one whose index is
-// outside the heap is invalid (the zero Handle's index, 0xFFFFFFFF, is
-// outside every heap, and a Handle can hold no other bits than the pool's
-// or the zero Handle's), others stale. It is the pool's own rule.
+// badHandle is refuse for a handle the pool rejected: one of another
+// heap's pool, or whose index is outside the heap, is invalid (the zero
+// Handle belongs to no pool), others stale. It is the pool's own rule.
 func (h *Heap) badHandle(op string, hd Handle) error {
 	kind := ErrStaleHandle
-	if uint(hd.Index()) >= uint(h.pool.Cap()) {
+	if !h.pool.Owns(hd.h) || uint(hd.Index()) >= uint(h.pool.Cap()) {
 		kind = ErrInvalidHandle
 	}
 	return h.refuse(kind, op, hd)
