@@ -41,7 +41,7 @@ func TestForeignHandle(t *testing.T) {
 			t.Errorf("B.Valid(A's %v) = true", h)
 		}
 		if _, err := b.heap.Get(h); !errors.Is(err, descriptors.ErrInvalidHandle) ||
-			!strings.Contains(err.Error(), "another heap") {
+			!strings.Contains(b.heap.LastRefusal().String(), "another heap") {
 			t.Errorf("B.Get(A's %v) = %v, want ErrInvalidHandle naming another heap", h, err)
 		}
 		if err := b.heap.Free(h); !errors.Is(err, descriptors.ErrInvalidHandle) {
