@@ -70,7 +70,7 @@ func ExampleHeap_Alloc_exhausted() {
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	a, _ := heap.Alloc()
 	_, _ = heap.Alloc()
-	_ = heap.Free(a) // pending until the clock reports its frame complete
+	_ = heap.Free(a)                                                 // pending until the clock reports its frame complete
 	if _, err := heap.Alloc(); err == descriptors.ErrHeapExhausted { // bare: no allocation to test it
 		fmt.Println(heap.LastRefusal()) // the detail is the heap's
 	}
