@@ -70,8 +70,9 @@ func ExampleHeap_Alloc_exhausted() {
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	a, _ := heap.Alloc()
 	_, _ = heap.Alloc()
-	_ = heap.Free(a)                                                 // pending until the clock reports its frame complete
-	if _, err := heap.Alloc(); err == descriptors.ErrHeapExhausted { // bare: no allocation to test it
+	_ = heap.Free(a) // pending until the clock reports its frame complete
+	// The refusal is the bare sentinel: testing it allocates nothing.
+	if _, err := heap.Alloc(); err == descriptors.ErrHeapExhausted {
 		fmt.Println(heap.LastRefusal()) // the detail is the heap's
 	}
 	// Output:
