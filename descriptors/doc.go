@@ -1,4 +1,4 @@
-// Package descriptors manages a table of texture-descriptor slots (1024
+// Package descriptors manages a table of texture-descriptor slots (1,024
 // by default) with generational handles, deferred reuse and occupancy
 // reporting. The table never grows silently; Grow lifts the ceiling
 // explicitly.

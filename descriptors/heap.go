@@ -10,7 +10,10 @@ import (
 )
 
 // DefaultCapacity is the number of slots of a Heap made with Capacity 0:
-// the size of a typical shader-visible descriptor heap.
+// 1,024 slots, a start for a game's textures, not a device limit.
+// Devices offer far more: a D3D12 shader-visible CBV/SRV/UAV heap holds
+// up to 1,000,000 descriptors (only sampler heaps stop at 2,048). Set
+// HeapDesc.Capacity, or Grow, for more.
 const DefaultCapacity = 1024
 
 // MaxCapacity bounds HeapDesc.Capacity and Grow: 16,777,216 slots, far

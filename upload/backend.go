@@ -61,8 +61,12 @@ func (h *Hold) Release() error {
 }
 
 // DefaultCPUAlignment is the region alignment of a CPUBackend made with
-// alignment 0: the largest offset alignment common GPUs ask for, so a CPU
-// run lays memory out as a GPU run would.
+// alignment 0: 256 bytes, the largest uniform-buffer offset alignment
+// common GPUs ask for (D3D12's constant-buffer placement, Vulkan's limit
+// on minUniformBufferOffsetAlignment). It is not the largest alignment
+// there is: D3D12 places texture data on 512 bytes, so set
+// CPUBackendDesc.Alignment to 512 to lay out texture staging as D3D12
+// would.
 const DefaultCPUAlignment = 256
 
 // CPUBackend is a Backend over ordinary memory, for tests and headless
