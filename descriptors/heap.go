@@ -211,10 +211,11 @@ func (h *Heap) Get(hd Handle) (int, error) {
 	if h.blocked {
 		return 0, h.refuseBlocked("Get", hd)
 	}
-	if !h.pool.Valid(hd.h) {
+	i, ok := h.pool.Slot(hd.h)
+	if !ok {
 		return 0, h.badHandle("Get", hd)
 	}
-	return int(hd.Index()), nil
+	return int(i), nil
 }
 
 // Valid reports whether hd names a live slot of this heap. It reports

@@ -222,6 +222,15 @@ func (p *Pool[T]) Valid(h Handle[T]) bool {
 	return uint(i) < uint(len(slots)) && slots[i].gen == h.gen
 }
 
+// Slot returns the slot index of h and true when h names a live element
+// of p, as Valid does, or false. It is Valid and Handle.Index in one
+// lookup, for a caller that resolves a handle to its index on every draw
+// (descriptors' Heap.Get, BenchmarkResolve there).
+func (p *Pool[T]) Slot(h Handle[T]) (uint32, bool) {
+	i, slots := ^h.notIndex^p.tag, p.slots
+	return i, uint(i) < uint(len(slots)) && slots[i].gen == h.gen
+}
+
 // Clear destroys every live element and releases every outstanding
 // reservation: every handle and every Reservation turns stale, the
 // capacity is unchanged (retired slots stay retired) and the pool is
