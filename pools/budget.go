@@ -24,8 +24,9 @@ var (
 	// ErrStaleHandle is returned for a handle whose object was destroyed:
 	// its slot's generation has moved on.
 	ErrStaleHandle = errors.New("pools: stale handle")
-	// ErrInvalidHandle is returned for the zero Handle, for a handle whose
-	// index is outside the pool, and for bits that no pool ever issued.
+	// ErrInvalidHandle is returned for the zero Handle, for a handle of
+	// another pool, for a handle whose index is outside the pool, and for
+	// bits that no pool ever issued.
 	ErrInvalidHandle = errors.New("pools: invalid handle")
 	// ErrInvalidCapacity is returned by constructors given a negative
 	// capacity or one above MaxCapacity, and by Pool.Grow given a capacity
