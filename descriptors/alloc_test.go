@@ -113,12 +113,16 @@ func TestRefusalsDoNotAllocate(t *testing.T) {
 			t.Errorf("%v invalid after refusals", h)
 		}
 	}
-	// One error value serves every refusal: an error kept past the next
-	// refusal reads as that one, as documented.
+	// A returned error never changes: a later refusal is described by
+	// LastRefusal, not by rewriting the error kept from the first.
 	_, full := r.heap.Alloc()
+	msg := full.Error()
 	again := r.heap.Free(stale)
-	if full != again || !errors.Is(full, descriptors.ErrStaleHandle) {
-		t.Errorf("the heap's error is not one value describing its latest refusal: %v / %v", full, again)
+	if full != descriptors.ErrHeapExhausted || again != descriptors.ErrStaleHandle || full.Error() != msg {
+		t.Errorf("a kept refusal changed: %v (was %q) / %v", full, msg, again)
+	}
+	if last := r.heap.LastRefusal(); last.Err != descriptors.ErrStaleHandle || last.Call != "Free" || last.Handle != stale {
+		t.Errorf("LastRefusal %+v, want the stale Free", last)
 	}
 	r.end()
 }

@@ -1,4 +1,4 @@
-// Package descriptors manages a table of texture-descriptor slots (1024
+// Package descriptors manages a table of texture-descriptor slots (1,024
 // by default) with generational handles, deferred reuse and occupancy
 // reporting. The table never grows silently; Grow lifts the ceiling
 // explicitly.
@@ -22,7 +22,8 @@
 //
 // Occupancy (live, peak, high-water, pending) is logged as a warning when
 // it crosses 75% and 90%, and optionally as a periodic line; exhaustion
-// returns ErrHeapExhausted quoting live, peak, pending and capacity. The
+// returns ErrHeapExhausted, and Heap.LastRefusal quotes live, peak,
+// pending, retired and capacity. The
 // heap writes those records without allocating (a message built once,
 // five numeric attributes), so they may fire inside frames that an
 // allocation guard (lifetime/guard) watches, provided the Logger's handler
@@ -30,10 +31,10 @@
 // (github.com/steadyframe/steadyframe/flatlog) is such a handler.
 //
 // Refusals allocate nothing either: a full heap, a stale or foreign
-// handle and a closed heap are all answered with the heap's own error
-// value, filled with plain numbers and formatted only when read. It
-// describes the heap's latest refusal: read it (Error, errors.Is) before
-// the heap refuses again, or copy the message out.
+// handle, a closed heap and a call from the SlotReleaser are answered
+// with a bare sentinel, which ==, a switch and errors.Is test without
+// allocating and which never changes once returned. Heap.LastRefusal
+// describes the latest refusal, in plain numbers.
 //
 // # Growing the heap
 //
@@ -73,7 +74,7 @@
 // concurrent use. Other goroutines ask for textures through the render
 // goroutine's queue and get Handles back; Handles are plain values and
 // may be passed anywhere, but only the owner goroutine may resolve them.
-// The heap owns its slot pool and its error value; the renderer owns the
+// The heap owns its slot pool and its last Refusal; the renderer owns the
 // clock, which the heap follows from NewHeap until Close.
 //
 // # Lifetime
@@ -92,8 +93,7 @@
 // complete the frame that was its newest when Free was called (Clock.Last:
 // the frame being recorded, or between frames the last one submitted);
 // the reclaim, and the SlotReleaser's call, run inside that clock call
-// (BeginFrame, Poll or Drain). An error a heap returns is valid until its
-// next refusal. Close the heap after freeing everything and draining the
+// (BeginFrame, Poll or Drain). Close the heap after freeing everything and draining the
 // clock: Close refuses while slots are live or pending, so a leak is an
 // error, not a silent drop, and the clock refuses to close while the heap
 // follows it.

@@ -71,10 +71,12 @@ func ExampleHeap_Alloc_exhausted() {
 	a, _ := heap.Alloc()
 	_, _ = heap.Alloc()
 	_ = heap.Free(a) // pending until the clock reports its frame complete
-	_, err := heap.Alloc()
-	fmt.Println(err)
+	// The refusal is the bare sentinel: testing it allocates nothing.
+	if _, err := heap.Alloc(); err == descriptors.ErrHeapExhausted {
+		fmt.Println(heap.LastRefusal()) // the detail is the heap's
+	}
 	// Output:
-	// descriptors: heap exhausted: "ui" cannot supply 1 slot(s): live 1, peak 2, pending 1, capacity 2 (live near capacity means textures are never freed; pending high means frames are not completing)
+	// descriptors: heap exhausted: "ui" cannot supply 1 slot(s): live 1, peak 2, pending 1, retired 0, capacity 2 (live near capacity means textures are never freed; pending high means frames are not completing)
 }
 
 // Grow lifts the ceiling when the owner decides to, at load time: handles

@@ -3,6 +3,7 @@ package descriptors_test
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,6 +60,9 @@ func TestSpentSlotRetiresForGood(t *testing.T) {
 	}
 	if _, err := h.Alloc(); !errors.Is(err, descriptors.ErrHeapExhausted) {
 		t.Errorf("Alloc with slot 0 retired and slot 1 live: %v, want ErrHeapExhausted", err)
+	}
+	if last := h.LastRefusal(); last.Retired != 1 || !strings.Contains(last.String(), "retired 1") {
+		t.Errorf("the exhaustion does not name the retired slot: %v", last)
 	}
 	for _, old := range []descriptors.Handle{first, last} {
 		if h.Valid(old) {

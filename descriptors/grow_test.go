@@ -149,8 +149,8 @@ func TestAllocAfterExhaustionAndGrow(t *testing.T) {
 	if batch[0].Index() != 5 || batch[1].Index() != 6 {
 		t.Errorf("AllocN after Grow gave %v", batch)
 	}
-	if _, err := h.Alloc(); !errors.Is(err, descriptors.ErrHeapExhausted) ||
-		!strings.Contains(err.Error(), "capacity 7") {
+	if _, err := h.Alloc(); err != descriptors.ErrHeapExhausted ||
+		!strings.Contains(h.LastRefusal().String(), "capacity 7") {
 		t.Errorf("Alloc past the grown capacity: %v", err)
 	}
 	if err := h.AllocN(make([]descriptors.Handle, 1)); !errors.Is(err, descriptors.ErrHeapExhausted) {

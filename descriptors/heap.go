@@ -10,7 +10,10 @@ import (
 )
 
 // DefaultCapacity is the number of slots of a Heap made with Capacity 0:
-// the size of a typical shader-visible descriptor heap.
+// 1,024 slots, a start for a game's textures, not a device limit.
+// Devices offer far more: a D3D12 shader-visible CBV/SRV/UAV heap holds
+// up to 1,000,000 descriptors (only sampler heaps stop at 2,048). Set
+// HeapDesc.Capacity, or Grow, for more.
 const DefaultCapacity = 1024
 
 // MaxCapacity bounds HeapDesc.Capacity and Grow: 16,777,216 slots, far
@@ -23,7 +26,8 @@ const MaxCapacity = 1 << 24
 // calls ReleaseSlot when its frame clock reports the slot's frame
 // complete (inside the clock's BeginFrame, Poll or Drain), on the owner
 // goroutine, as the slot returns to the free list. It must not call back
-// into the Heap or the clock.
+// into the Heap or the clock: the heap refuses every such call with
+// ErrReentrant, and the clock with frame.ErrReentrant.
 type SlotReleaser interface {
 	ReleaseSlot(index int)
 }
@@ -73,11 +77,9 @@ type HeapDesc struct {
 // (Stats.Retired).
 //
 // Every refusal (a full heap, a stale, zero or foreign handle, a closed
-// heap) returns the same error value, owned by the heap and filled in
-// without allocating; its message is formatted when read. It describes
-// the latest refusal and is valid until the next one: test it with
-// errors.Is or read its message before calling the heap again, and copy
-// the message (fmt.Errorf("%w", err)) to keep it longer.
+// heap, a call from the SlotReleaser) returns a bare sentinel, which
+// never changes after it is returned; ==, a switch and errors.Is test it
+// without allocating. LastRefusal describes the latest refusal.
 //
 // The slot table holds no device types; a backend (descriptors/gltex for
 // OpenGL) keeps its objects in its own arrays indexed by slot and learns
@@ -104,9 +106,14 @@ type Heap struct {
 	reclaimed [64]uint32
 
 	name      string
-	err       refusal
+	last      Refusal
 	occupancy occupancy
+	// blocked is set while the heap is closed or releasing (inside the
+	// SlotReleaser's calls): every call then refuses, and the one test
+	// covers both on the hot paths.
+	blocked   bool
 	closed    bool
+	releasing bool
 }
 
 // follower is the Heap's frame.Follower, a separate type so that its
@@ -119,7 +126,7 @@ func (f *follower) FrameBegun(uint64)        { f.h.occupancy.tick(f.h) }
 func (f *follower) FrameEnded(uint64)        {}
 
 // NewHeap makes a heap and everything it will ever need until Grow: the
-// slot pool, with its free list and pending queue, and the heap's error.
+// slot pool, with its free list and pending queue.
 // It registers the heap with the clock.
 func NewHeap(d HeapDesc) (*Heap, error) {
 	if d.Clock == nil {
@@ -155,18 +162,17 @@ func NewHeap(d HeapDesc) (*Heap, error) {
 func (h *Heap) Capacity() int { return h.pool.Cap() }
 
 // Alloc takes a slot: the most recently reclaimed one if any, else the
-// lowest never-used one. It returns an error matching ErrHeapExhausted,
-// quoting live, peak, pending and capacity, when neither exists. Alloc
-// does not allocate, refused or not, even when it logs an occupancy
-// warning (the Logger's handler may); the error is the heap's own,
-// valid until its next refusal (see Heap).
+// lowest never-used one. It returns ErrHeapExhausted when neither exists;
+// LastRefusal then quotes live, peak, pending, retired and capacity.
+// Alloc does not allocate, refused or not, even when it logs an
+// occupancy warning (the Logger's handler may).
 func (h *Heap) Alloc() (Handle, error) {
-	if h.closed {
-		return Handle{}, h.refuse(ErrClosed, "Alloc", Handle{})
+	if h.blocked {
+		return Handle{}, h.refuseBlocked("Alloc", Handle{})
 	}
 	ph, _, err := h.pool.Create()
 	if err != nil {
-		return Handle{}, h.exhausted(1)
+		return Handle{}, h.exhausted("Alloc", 1)
 	}
 	if h.inUse() >= h.occupancy.warnAt {
 		h.occupancy.cross(h)
@@ -175,14 +181,14 @@ func (h *Heap) Alloc() (Handle, error) {
 }
 
 // AllocN fills dst with handles to len(dst) slots, or, if the heap cannot
-// supply all of them, takes none, leaves dst untouched and returns an
-// error matching ErrHeapExhausted. It does not allocate.
+// supply all of them, takes none, leaves dst untouched and returns
+// ErrHeapExhausted. It does not allocate.
 func (h *Heap) AllocN(dst []Handle) error {
-	if h.closed {
-		return h.refuse(ErrClosed, "AllocN", Handle{})
+	if h.blocked {
+		return h.refuseBlocked("AllocN", Handle{})
 	}
 	if len(dst) > h.pool.Available() {
-		return h.exhausted(len(dst))
+		return h.exhausted("AllocN", len(dst))
 	}
 	for i := range dst {
 		ph, _, err := h.pool.Create()
@@ -202,18 +208,20 @@ func (h *Heap) AllocN(dst []Handle) error {
 // call checks, so a use-after-free is caught where it happens. Get does
 // not allocate, refused or not.
 func (h *Heap) Get(hd Handle) (int, error) {
-	if h.closed {
-		return 0, h.refuse(ErrClosed, "Get", hd)
+	if h.blocked {
+		return 0, h.refuseBlocked("Get", hd)
 	}
-	if !h.pool.Valid(hd.h) {
+	i, ok := h.pool.Slot(hd.h)
+	if !ok {
 		return 0, h.badHandle("Get", hd)
 	}
-	return int(hd.Index()), nil
+	return int(i), nil
 }
 
-// Valid reports whether hd names a live slot of this heap. It does not
+// Valid reports whether hd names a live slot of this heap. It reports
+// false after Close and inside the SlotReleaser's calls. It does not
 // allocate, whatever the answer.
-func (h *Heap) Valid(hd Handle) bool { return !h.closed && h.pool.Valid(hd.h) }
+func (h *Heap) Valid(hd Handle) bool { return !h.blocked && h.pool.Valid(hd.h) }
 
 // Free invalidates hd at once and keeps its slot pending until the frame
 // clock reports complete its newest frame (Clock.Last: the frame being
@@ -222,8 +230,8 @@ func (h *Heap) Valid(hd Handle) bool { return !h.closed && h.pool.Valid(hd.h) }
 // foreign handle returns an error and changes nothing. Free does not
 // allocate, refused or not.
 func (h *Heap) Free(hd Handle) error {
-	if h.closed {
-		return h.refuse(ErrClosed, "Free", hd)
+	if h.blocked {
+		return h.refuseBlocked("Free", hd)
 	}
 	if h.pool.DestroyAfter(hd.h, h.clock.Last()) != nil {
 		return h.badHandle("Free", hd)
@@ -235,8 +243,8 @@ func (h *Heap) Free(hd Handle) error {
 // repeated, frees none and returns the first problem. It does not
 // allocate.
 func (h *Heap) FreeN(hs []Handle) error {
-	if h.closed {
-		return h.refuse(ErrClosed, "FreeN", Handle{})
+	if h.blocked {
+		return h.refuseBlocked("FreeN", Handle{})
 	}
 	h.batch++
 	for _, hd := range hs {
@@ -245,8 +253,8 @@ func (h *Heap) FreeN(hs []Handle) error {
 			return h.badHandle("FreeN", hd)
 		}
 		if e.batch == h.batch {
-			h.err = refusal{heap: h.name, kind: ErrInvalidHandle, op: "FreeN", handle: hd, repeat: true}
-			return &h.err
+			h.last = Refusal{Err: ErrInvalidHandle, Heap: h.name, Call: "FreeN", Handle: hd, Repeat: true, Capacity: h.pool.Cap()}
+			return ErrInvalidHandle
 		}
 		e.batch = h.batch
 	}
@@ -266,13 +274,18 @@ func (h *Heap) FreeN(hs []Handle) error {
 // does not allocate.
 func (h *Heap) reclaim(completed uint64) {
 	// Up to 64 slots a call, in one loop inside the pool: about half the
-	// instructions per slot of a Reclaim per slot (BenchmarkChurn).
+	// instructions per slot of a Reclaim per slot (BenchmarkChurn). The
+	// slots of a batch are on the free list before the first ReleaseSlot,
+	// so the releaser's calls into the heap are refused (ErrReentrant):
+	// an Alloc there could take a slot still to be released.
 	for {
 		n := h.pool.ReclaimInto(completed, h.reclaimed[:])
-		if h.releaser != nil {
+		if h.releaser != nil && n > 0 {
+			h.releasing, h.blocked = true, true
 			for _, i := range h.reclaimed[:n] {
 				h.releaser.ReleaseSlot(int(i))
 			}
+			h.releasing, h.blocked = false, h.closed
 		}
 		if n < len(h.reclaimed) {
 			break
@@ -287,36 +300,48 @@ func (h *Heap) reclaim(completed uint64) {
 // levels watch: a pending slot is as unavailable as a live one.
 func (h *Heap) inUse() int { return h.pool.Len() + h.pool.Pending() }
 
-// refuse fills the heap's error for a refusal that names only its kind,
-// the call and the handle. It stays out of line: inlined, its 96-byte
-// refusal would be built in the frame of every caller, Alloc and Free
-// included, on paths that never refuse.
+// refuse records a refusal that names only its sentinel, the call and
+// the handle, and returns the sentinel. It stays out of line: inlined,
+// its Refusal would be built in the frame of every caller, Alloc and
+// Free included, on paths that never refuse.
 //
 //go:noinline
 func (h *Heap) refuse(kind error, op string, hd Handle) error {
-	h.err = refusal{heap: h.name, kind: kind, op: op, handle: hd, capacity: h.pool.Cap()}
-	return &h.err
+	h.last = Refusal{Err: kind, Heap: h.name, Call: op, Handle: hd, Capacity: h.pool.Cap(),
+		Foreign: !hd.IsZero() && !h.pool.Owns(hd.h)}
+	return kind
 }
 
-// badHandle is refuse for a handle the pool rejected: one whose index is
-// outside the heap is invalid (the zero Handle's index, 0xFFFFFFFF, is
-// outside every heap, and a Handle can hold no other bits than the pool's
-// or the zero Handle's), others stale. It is the pool's own rule.
+// refuseBlocked is refuse for a call on a closed or releasing heap.
+func (h *Heap) refuseBlocked(op string, hd Handle) error {
+	if h.releasing {
+		return h.refuse(ErrReentrant, op, hd)
+	}
+	return h.refuse(ErrClosed, op, hd)
+}
+
+// LastRefusal describes the heap's latest refused call (the zero Refusal
+// if none). It does not allocate.
+func (h *Heap) LastRefusal() Refusal { return h.last }
+
+// badHandle is refuse for a handle the pool rejected: one of another
+// heap's pool, or whose index is outside the heap, is invalid (the zero
+// Handle belongs to no pool), others stale. It is the pool's own rule.
 func (h *Heap) badHandle(op string, hd Handle) error {
 	kind := ErrStaleHandle
-	if uint(hd.Index()) >= uint(h.pool.Cap()) {
+	if !h.pool.Owns(hd.h) || uint(hd.Index()) >= uint(h.pool.Cap()) {
 		kind = ErrInvalidHandle
 	}
 	return h.refuse(kind, op, hd)
 }
 
-// exhausted fills the heap's error for a refused Alloc or AllocN.
-func (h *Heap) exhausted(want int) error {
+// exhausted records a refused Alloc or AllocN and returns its sentinel.
+func (h *Heap) exhausted(call string, want int) error {
 	h.refused++
 	st := h.pool.Stats()
-	h.err = refusal{heap: h.name, kind: ErrHeapExhausted, want: want,
-		live: st.InUse, peak: st.PeakInUse, pending: st.Pending, capacity: st.Capacity}
-	return &h.err
+	h.last = Refusal{Err: ErrHeapExhausted, Heap: h.name, Call: call, Want: want,
+		Live: st.InUse, Peak: st.PeakInUse, Pending: st.Pending, Retired: st.Retired, Capacity: st.Capacity}
+	return ErrHeapExhausted
 }
 
 // Grow raises the heap's capacity to capacity slots. It is the only way
@@ -338,8 +363,8 @@ func (h *Heap) exhausted(want int) error {
 // one. A capacity not above the current one, or above MaxCapacity,
 // returns ErrInvalidCapacity and changes nothing.
 func (h *Heap) Grow(capacity int) error {
-	if h.closed {
-		return h.refuse(ErrClosed, "Grow", Handle{})
+	if h.blocked {
+		return h.refuseBlocked("Grow", Handle{})
 	}
 	old := h.pool.Cap()
 	switch {
@@ -363,6 +388,9 @@ func (h *Heap) Grow(capacity int) error {
 // clock proves their frames complete), so every device object has been
 // released. Close is idempotent.
 func (h *Heap) Close() error {
+	if h.releasing {
+		return h.refuse(ErrReentrant, "Close", Handle{})
+	}
 	if h.closed {
 		return nil
 	}
@@ -373,6 +401,6 @@ func (h *Heap) Close() error {
 	if err := h.clock.Unfollow(&h.follow); err != nil {
 		return fmt.Errorf("descriptors: %w", err)
 	}
-	h.closed = true
+	h.closed, h.blocked = true, true
 	return nil
 }

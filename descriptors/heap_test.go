@@ -304,7 +304,7 @@ func TestBatchesAreAllOrNothing(t *testing.T) {
 		t.Fatal("a refused FreeN freed some handles")
 	}
 	dup := []descriptors.Handle{hs[0], hs[1], hs[0]}
-	if err := r.heap.FreeN(dup); !errors.Is(err, descriptors.ErrInvalidHandle) || !strings.Contains(err.Error(), "twice") {
+	if err := r.heap.FreeN(dup); err != descriptors.ErrInvalidHandle || !strings.Contains(r.heap.LastRefusal().String(), "twice") {
 		t.Fatalf("FreeN with a repeated handle: %v", err)
 	}
 	if !r.heap.Valid(hs[0]) || !r.heap.Valid(hs[1]) {
@@ -333,9 +333,10 @@ func TestExhaustionReadsAsALeak(t *testing.T) {
 	if !errors.Is(err, descriptors.ErrHeapExhausted) {
 		t.Fatalf("Alloc on a full heap: %v", err)
 	}
-	for _, want := range []string{`"atlas"`, "live 3", "peak 4", "pending 1", "capacity 4"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q lacks %q", err, want)
+	msg := r.heap.LastRefusal().String()
+	for _, want := range []string{`"atlas"`, "live 3", "peak 4", "pending 1", "retired 0", "capacity 4", "never freed"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("refusal %q lacks %q", msg, want)
 		}
 	}
 	r.end()
@@ -400,7 +401,8 @@ func TestReleaserRunsAtRetirement(t *testing.T) {
 
 func TestErrorsArePrefixedAndDistinct(t *testing.T) {
 	errs := []error{descriptors.ErrHeapExhausted, descriptors.ErrInvalidHandle, descriptors.ErrStaleHandle,
-		descriptors.ErrInvalidConfig, descriptors.ErrClosed, descriptors.ErrInUse, descriptors.ErrInvalidCapacity}
+		descriptors.ErrInvalidConfig, descriptors.ErrClosed, descriptors.ErrInUse, descriptors.ErrInvalidCapacity,
+		descriptors.ErrReentrant}
 	for i, a := range errs {
 		if !strings.HasPrefix(a.Error(), "descriptors: ") {
 			t.Errorf("%q lacks the package prefix", a)

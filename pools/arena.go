@@ -17,7 +17,6 @@ type Arena[T any] struct {
 	peak    int
 	created uint64
 	refused uint64
-	errs    containerErrors
 }
 
 // NewArena returns an arena of capacity elements. A capacity of 0 is
@@ -29,7 +28,6 @@ func NewArena[T any](capacity int) (*Arena[T], error) {
 	}
 	return &Arena[T]{
 		elems: make([]T, capacity),
-		errs:  newContainerErrors[T]("Arena", capacity),
 	}, nil
 }
 
@@ -41,7 +39,7 @@ func (a *Arena[T]) Alloc() (int, *T, error) {
 	i := a.n
 	if i >= len(a.elems) {
 		a.refused++
-		return -1, nil, a.errs.exhausted
+		return -1, nil, ErrBudgetExhausted
 	}
 	a.n = i + 1
 	if a.n > a.peak {

@@ -3,16 +3,19 @@ package pools
 import (
 	"errors"
 	"fmt"
-	"reflect"
+	"sync/atomic"
 )
 
 // This file holds what the three containers share about budgets: the
 // limits (MaxCapacity), the refusals (the errors) and the counters (Stats).
 
-// Sentinel errors returned by this package. Check them with errors.Is: the
-// returned values wrap them with the container's kind, element type and
-// capacity. Those wrapped values are built once, at construction, so that
-// a refused call allocates nothing either.
+// Sentinel errors returned by this package. Every refusal of a
+// container's method returns one of them bare, never wrapped, so that
+// ==, a switch and errors.Is test it without allocating, and a returned
+// error never changes. What a wrapper would add is the container's own:
+// its element type and kind (Pool.String) and its counters (Stats). Only
+// constructors and Pool.Grow, which allocate anyway, wrap a sentinel with
+// the numbers they were given.
 var (
 	// ErrBudgetExhausted is returned when a request does not fit in the
 	// budget. Nothing changed; no container grows by itself, so raise the
@@ -21,8 +24,9 @@ var (
 	// ErrStaleHandle is returned for a handle whose object was destroyed:
 	// its slot's generation has moved on.
 	ErrStaleHandle = errors.New("pools: stale handle")
-	// ErrInvalidHandle is returned for the zero Handle, for a handle whose
-	// index is outside the pool, and for bits that no pool ever issued.
+	// ErrInvalidHandle is returned for the zero Handle, for a handle of
+	// another pool, for a handle whose index is outside the pool, and for
+	// bits that no pool ever issued.
 	ErrInvalidHandle = errors.New("pools: invalid handle")
 	// ErrInvalidCapacity is returned by constructors given a negative
 	// capacity or one above MaxCapacity, and by Pool.Grow given a capacity
@@ -47,51 +51,25 @@ var (
 	ErrInvalidReservation = errors.New("pools: invalid reservation")
 )
 
-// MaxCapacity is the largest capacity any container accepts. Handles carry
-// a 32-bit index and reservations keep a flag in the top bit of each entry.
-const MaxCapacity = 1<<31 - 1
+// MaxCapacity is the largest capacity any container accepts: 16,777,216.
+// A Handle carries a 24-bit slot index under its pool's 8-bit tag.
+const MaxCapacity = 1 << indexBits
 
-// containerErrors are the wrapped errors one container returns, built at
-// construction so that returning one does not allocate.
-type containerErrors struct {
-	exhausted      error
-	stale          error
-	invalid        error
-	outOfRange     error
-	notLive        error
-	count          error
-	claimed        error
-	released       error
-	tableExhausted error
-	grow           error // Pool only
-}
+// indexBits is the width of a Handle's slot index; the tag takes the
+// 32-bit word's other bits.
+const (
+	indexBits = 24
+	indexMask = 1<<indexBits - 1
+	// tags is how many tags pools take in turn: 0xFF is left out, so no
+	// tagged index is ^0, the zero Handle's.
+	tags = 1<<(32-indexBits) - 1
+)
 
-// newContainerErrors builds the errors of a container named kind[T].
-func newContainerErrors[T any](kind string, capacity int) containerErrors {
-	name := fmt.Sprintf("%s[%s]", kind, reflect.TypeFor[T]())
-	return containerErrors{
-		exhausted:  fmt.Errorf("%w (%s, capacity %d)", ErrBudgetExhausted, name, capacity),
-		stale:      fmt.Errorf("%w (%s)", ErrStaleHandle, name),
-		invalid:    fmt.Errorf("%w (%s, capacity %d)", ErrInvalidHandle, name, capacity),
-		outOfRange: fmt.Errorf("%w (%s, capacity %d)", ErrOutOfRange, name, capacity),
-		notLive:    fmt.Errorf("%w (%s)", ErrNotLive, name),
-		count:      fmt.Errorf("%w (%s): count must be at least 1", ErrInvalidCount, name),
-		claimed:    fmt.Errorf("%w (%s)", ErrAlreadyClaimed, name),
-		released:   fmt.Errorf("%w (%s)", ErrReservationReleased, name),
-		tableExhausted: fmt.Errorf("%w (%s, capacity %d): outstanding reservations hold every table entry; release them",
-			ErrBudgetExhausted, name, capacity),
-	}
-}
+// lastTag numbers the pools made so far; nextTag turns it into a tag.
+var lastTag atomic.Uint32
 
-// newPoolErrors builds a Pool's errors: a container's, and the refusal of
-// a Grow that would not raise the capacity. Grow rebuilds them, since they
-// quote the capacity.
-func newPoolErrors[T any](capacity int) containerErrors {
-	e := newContainerErrors[T]("Pool", capacity)
-	e.grow = fmt.Errorf("%w (Pool[%s], capacity %d): Grow takes a capacity above %d, at most %d",
-		ErrInvalidCapacity, reflect.TypeFor[T](), capacity, capacity, MaxCapacity)
-	return e
-}
+// nextTag returns the next pool's tag, shifted into place.
+func nextTag() uint32 { return (lastTag.Add(1) - 1) % tags << indexBits }
 
 // checkCapacity validates a constructor's capacity.
 func checkCapacity(kind string, capacity int) error {

@@ -24,13 +24,16 @@
 // ok=false for Slots) and counted in Stats, and the caller decides what to
 // drop. Only Pool.Grow raises a budget, when the owner calls it, at load
 // time. Construction and Grow make the only allocations; no other method
-// allocates, error paths included (the errors are built once, at
-// construction, and rebuilt by Grow), which the package's tests assert
-// with testing.AllocsPerRun.
+// allocates, error paths included: a refusal is a bare sentinel, which
+// ==, a switch and errors.Is test without allocating. The package's
+// tests assert it with testing.AllocsPerRun.
 //
 // Handles are the references meant to outlive a frame. Handle[T] is a
 // distinct type per T: handles of two pools with different element types
-// cannot be swapped without a compile error.
+// cannot be swapped without a compile error. A handle also carries its
+// pool's tag, so a pool refuses another pool's handle of the same type
+// (ErrInvalidHandle) even when its index and generation match a live
+// slot.
 //
 // Allocation is pure integer bookkeeping, so the same sequence of calls
 // yields the same indices and handles on every platform: handles are safe

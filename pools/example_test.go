@@ -27,8 +27,8 @@ func ExamplePool() {
 		panic(err)
 	}
 	// The budget is fixed: a third entity is refused, not grown into.
-	if _, _, err := entities.Create(); errors.Is(err, pools.ErrBudgetExhausted) {
-		fmt.Println("refused:", err)
+	if _, _, err := entities.Create(); err == pools.ErrBudgetExhausted {
+		fmt.Println("refused:", err, "by", entities) // the detail is the pool's
 	}
 
 	fmt.Println(entities.Get(orc).Name, entities.Len())
@@ -41,7 +41,7 @@ func ExamplePool() {
 	s := entities.Stats()
 	fmt.Println("in use", s.InUse, "peak", s.PeakInUse, "created", s.TotalCreated, "refused", s.Refused)
 	// Output:
-	// refused: pools: budget exhausted (Pool[pools_test.Entity], capacity 2)
+	// refused: pools: budget exhausted by Pool[pools_test.Entity] of 2 slots
 	// orc 2
 	// true true
 	// true

@@ -51,7 +51,7 @@ func FuzzPool(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := newPoolModel(capacity)
+		m := newPoolModel(p)
 		var tag uint64
 		for step := 0; r.more(); step++ {
 			op := r.next() % 16
@@ -74,7 +74,7 @@ func pickHandle(m *poolModel, r *opReader) Handle[fuzzElem] {
 	case b == 255:
 		return Handle[fuzzElem]{}
 	case b == 254:
-		return newHandle[fuzzElem](uint32(len(m.slots)), 1)
+		return m.pool.handle(uint32(len(m.slots)), 1)
 	case len(m.handles) == 0:
 		return Handle[fuzzElem]{}
 	}

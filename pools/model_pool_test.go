@@ -44,10 +44,12 @@ type poolModel struct {
 	peak    int
 	used    []bool             // slots ever made live or reserved
 	handles []Handle[fuzzElem] // every handle ever issued
+	pool    *Pool[fuzzElem]    // the pool modelled, for its tag
 }
 
-func newPoolModel(capacity int) *poolModel {
-	m := &poolModel{slots: make([]modelSlot, capacity), used: make([]bool, capacity)}
+func newPoolModel(p *Pool[fuzzElem]) *poolModel {
+	capacity := p.Cap()
+	m := &poolModel{slots: make([]modelSlot, capacity), used: make([]bool, capacity), pool: p}
 	m.rebuildFree()
 	return m
 }
@@ -113,7 +115,7 @@ func (m *poolModel) makeLive(i int, tag uint64) Handle[fuzzElem] {
 	m.used[i] = true
 	m.created++
 	m.peak = max(m.peak, m.live())
-	h := newHandle[fuzzElem](uint32(i), s.gen)
+	h := m.pool.handle(uint32(i), s.gen)
 	m.handles = append(m.handles, h)
 	return h
 }

@@ -20,17 +20,17 @@ package pools
 // slot's waits longer than asked, never shorter. Once the queue is empty,
 // any serial is accepted.
 //
-// A zero, out-of-range or forged handle gets ErrInvalidHandle, a stale one
-// ErrStaleHandle, and nothing changes. DestroyAfter is O(1) and allocates
-// nothing.
+// A zero, out-of-range or forged handle, or one of another pool, gets
+// ErrInvalidHandle, a stale one ErrStaleHandle, and nothing changes.
+// DestroyAfter is O(1) and allocates nothing.
 func (p *Pool[T]) DestroyAfter(h Handle[T], serial uint64) error {
-	i, slots := ^h.notIndex, p.slots
+	i, slots := ^h.notIndex^p.tag, p.slots
 	if uint(i) >= uint(len(slots)) {
-		return p.errs.invalid
+		return ErrInvalidHandle
 	}
 	s := &slots[i]
 	if s.gen != h.gen {
-		return p.errs.stale
+		return ErrStaleHandle
 	}
 	// An even generation is what makes every handle to the slot stale; a
 	// spent one (genRetired) is even too, and the slot retires when it is

@@ -164,8 +164,9 @@ func TestPoolDestroyAfterErrors(t *testing.T) {
 		{"stale", stale, ErrStaleHandle},
 		{"already pending", pending, ErrStaleHandle},
 		{"forged even generation", HandleFromBits[texture](uint64(2)<<32 | uint64(^uint32(0))), ErrInvalidHandle},
-		{"never issued generation", newHandle[texture](3, 5), ErrStaleHandle},
-		{"max index", newHandle[texture](^uint32(0)-1, 1), ErrInvalidHandle},
+		{"never issued generation", p.handle(3, 5), ErrStaleHandle},
+		{"max index", p.handle(indexMask, 1), ErrInvalidHandle},
+		{"another pool's", other.handle(3, 1), ErrInvalidHandle},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -392,9 +393,9 @@ func TestHandleString(t *testing.T) {
 		{Handle[texture]{}, "none"},
 		{HandleFromBits[texture](0), "none"},
 		{h, "slot 3 gen 3"},
-		{newHandle[texture](0, 1), "slot 0 gen 1"},
-		{newHandle[texture](MaxCapacity-1, genRetired-1), "slot 2147483646 gen 4294967293"},
-		{newHandle[texture](^uint32(0)-1, ^uint32(0)), "slot 4294967294 gen 4294967295"},
+		{p.handle(0, 1), "slot 0 gen 1"},
+		{p.handle(MaxCapacity-1, genRetired-1), "slot 16777215 gen 4294967293"},
+		{p.handle(indexMask, ^uint32(0)), "slot 16777215 gen 4294967295"},
 	}
 	for _, c := range cases {
 		if got := c.h.String(); got != c.want {

@@ -1,6 +1,8 @@
 package pools
 
 import (
+	"fmt"
+	"reflect"
 	"strconv"
 	"unsafe"
 )
@@ -102,8 +104,13 @@ type Pool[T any] struct {
 	// lives off the hot paths: Create and Destroy never touch it.
 	hw int
 
+	// tag is the pool's identity, already shifted into the index's top
+	// bits (see Handle). A handle carries it in notIndex, and every
+	// lookup folds it out with one XOR before the bound check it makes
+	// anyway: a handle of another pool lands beyond every capacity.
+	tag uint32
+
 	resv reservations
-	errs containerErrors
 }
 
 // NewPool returns a pool that holds at most capacity elements until Grow
@@ -117,7 +124,7 @@ func NewPool[T any](capacity int) (*Pool[T], error) {
 		slots: make([]slot, capacity),
 		elems: make([]T, capacity),
 		resv:  newReservations(capacity),
-		errs:  newPoolErrors[T](capacity),
+		tag:   nextTag(),
 	}
 	p.resetFreeList()
 	return p, nil
@@ -158,7 +165,7 @@ func (p *Pool[T]) Create() (Handle[T], *T, error) {
 	i, slots := p.head, p.slots
 	if uint(i) >= uint(len(slots)) {
 		p.refused++
-		return Handle[T]{}, nil, p.errs.exhausted
+		return Handle[T]{}, nil, ErrBudgetExhausted
 	}
 	s := &slots[i]
 	p.head = s.next
@@ -168,22 +175,22 @@ func (p *Pool[T]) Create() (Handle[T], *T, error) {
 		p.peak = p.live
 	}
 	p.created++
-	return Handle[T]{notIndex: ^i, gen: s.gen}, &p.elems[i], nil
+	return Handle[T]{notIndex: ^(i | p.tag), gen: s.gen}, &p.elems[i], nil
 }
 
 // Destroy zeroes h's element, so the garbage collector can free what it
 // referenced, bumps the slot's generation and puts the slot back on the
 // free list (or retires it if its generation is spent). A zero,
-// out-of-range or forged handle gets ErrInvalidHandle, a stale one
-// ErrStaleHandle, and nothing changes.
+// out-of-range or forged handle, or one of another pool, gets
+// ErrInvalidHandle, a stale one ErrStaleHandle, and nothing changes.
 func (p *Pool[T]) Destroy(h Handle[T]) error {
-	i, slots := ^h.notIndex, p.slots
+	i, slots := ^h.notIndex^p.tag, p.slots
 	if uint(i) >= uint(len(slots)) {
-		return p.errs.invalid
+		return ErrInvalidHandle
 	}
 	s := &slots[i]
 	if s.gen != h.gen {
-		return p.errs.stale
+		return ErrStaleHandle
 	}
 	s.gen++
 	if s.gen == genRetired {
@@ -198,20 +205,30 @@ func (p *Pool[T]) Destroy(h Handle[T]) error {
 	return nil
 }
 
-// Get returns a pointer to h's element, or nil when h is not live. The
-// pointer is valid until the element is destroyed or the pool grows.
+// Get returns a pointer to h's element, or nil when h is not live in p.
+// The pointer is valid until the element is destroyed or the pool grows.
 func (p *Pool[T]) Get(h Handle[T]) *T {
-	i, slots := ^h.notIndex, p.slots
+	i, slots := ^h.notIndex^p.tag, p.slots
 	if uint(i) < uint(len(slots)) && slots[i].gen == h.gen {
 		return &p.elems[i]
 	}
 	return nil
 }
 
-// Valid reports whether h names a live element of p.
+// Valid reports whether h names a live element of p; a handle of another
+// pool is never valid, whatever its index and generation.
 func (p *Pool[T]) Valid(h Handle[T]) bool {
-	i, slots := ^h.notIndex, p.slots
+	i, slots := ^h.notIndex^p.tag, p.slots
 	return uint(i) < uint(len(slots)) && slots[i].gen == h.gen
+}
+
+// Slot returns the slot index of h and true when h names a live element
+// of p, as Valid does, or false. It is Valid and Handle.Index in one
+// lookup, for a caller that resolves a handle to its index on every draw
+// (descriptors' Heap.Get, BenchmarkResolve there).
+func (p *Pool[T]) Slot(h Handle[T]) (uint32, bool) {
+	i, slots := ^h.notIndex^p.tag, p.slots
+	return i, uint(i) < uint(len(slots)) && slots[i].gen == h.gen
 }
 
 // Clear destroys every live element and releases every outstanding
@@ -266,13 +283,14 @@ func (p *Pool[T]) Clear() {
 //
 // A capacity not above the current one, or above MaxCapacity, returns an
 // error wrapping ErrInvalidCapacity and changes nothing. Grow allocates
-// the new arrays (elements, slot words, reservation table) and
-// the errors that quote the capacity, and is O(capacity): it belongs to
-// load time or to a deliberate decision, never to a steady frame.
+// the new arrays (elements, slot words, reservation table), and so does
+// its error, and is O(capacity): it belongs to load time or to a
+// deliberate decision, never to a steady frame.
 func (p *Pool[T]) Grow(capacity int) error {
 	old := len(p.slots)
 	if capacity <= old || capacity > MaxCapacity {
-		return p.errs.grow
+		return fmt.Errorf("%w (Pool[%s], capacity %d): Grow takes a capacity above %d, at most %d",
+			ErrInvalidCapacity, reflect.TypeFor[T](), old, old, MaxCapacity)
 	}
 	slots := make([]slot, capacity)
 	copy(slots, p.slots)
@@ -295,7 +313,6 @@ func (p *Pool[T]) Grow(capacity int) error {
 	}
 	p.slots, p.elems = slots, elems
 	p.resv.grow(capacity)
-	p.errs = newPoolErrors[T](capacity)
 	return nil
 }
 
@@ -355,33 +372,52 @@ func (p *Pool[T]) Stats() Stats {
 	}
 }
 
-// Handle names one element of a Pool[T]: a 32-bit slot index and the
-// 32-bit generation the slot had when the element was created. A handle is
-// valid while its element lives; after Destroy, DestroyAfter or Clear it
-// is stale for good. The zero Handle is never valid: generation 0 is never
-// issued. Handles hold no address, so they survive Grow.
+// Handle names one element of a Pool[T]: the pool's tag, a slot index
+// and the 32-bit generation the slot had when the element was created. A
+// handle is valid while its element lives; after Destroy, DestroyAfter or
+// Clear it is stale for good. The zero Handle is never valid: generation
+// 0 is never issued. Handles hold no address, so they survive Grow.
+//
+// The tag (8 bits above the 24-bit index) names the pool that issued
+// the handle: every lookup refuses a handle of another pool as
+// ErrInvalidHandle, even when its index and generation match a live slot
+// of its own. Pools take the tags 0 to 254 in turn as they are made, so
+// two pools share one only if 254 others were made between them; a
+// program that keeps more pools than that alive loses this check (not
+// the generation check) between some of them.
 //
 // A Handle is a plain value, safe to copy and to pass between goroutines;
-// only the pool's owner goroutine may resolve it. It is meaningful only in
-// the pool that issued it, and the type parameter makes a Handle[A] and a
-// Handle[B] different types: neither assignment nor conversion compiles.
+// only the pool's owner goroutine may resolve it. The type parameter
+// makes a Handle[A] and a Handle[B] different types: neither assignment
+// nor conversion compiles.
 type Handle[T any] struct {
 	// The zero-length array of *T makes the struct's underlying type
 	// depend on T, so Handle[B](Handle[A]{}) is a compile error too; it is
 	// first because a trailing zero-size field would add padding.
 	_ [0]*T
-	// notIndex is the slot index inverted, so the zero Handle names slot
-	// 0xFFFFFFFF, beyond MaxCapacity: the bound check every lookup makes
-	// anyway rejects it, and no lookup needs a separate zero test.
+	// notIndex is the slot index ORed with the pool's tag, inverted, so
+	// the zero Handle names tag 0xFF, which no pool takes, and a lookup
+	// that XORs its own tag out of it gets an index beyond MaxCapacity:
+	// the bound check every lookup makes anyway rejects it, and no lookup
+	// needs a separate zero or owner test.
 	notIndex uint32
 	gen      uint32
 }
 
-// newHandle returns the handle for slot i at generation gen.
-func newHandle[T any](i, gen uint32) Handle[T] { return Handle[T]{notIndex: ^i, gen: gen} }
+// handle returns p's handle for slot i at generation gen.
+func (p *Pool[T]) handle(i, gen uint32) Handle[T] { return Handle[T]{notIndex: ^(i | p.tag), gen: gen} }
+
+// Owns reports whether h carries p's tag: whether p issued it, live or
+// stale. The zero Handle is no pool's.
+func (p *Pool[T]) Owns(h Handle[T]) bool { return ^h.notIndex&^indexMask == p.tag }
 
 // Index returns the handle's slot index (0xFFFFFFFF for the zero Handle).
-func (h Handle[T]) Index() uint32 { return ^h.notIndex }
+func (h Handle[T]) Index() uint32 {
+	if h.notIndex == 0 {
+		return ^uint32(0)
+	}
+	return ^h.notIndex & indexMask
+}
 
 // Generation returns the slot generation the handle was issued with; it is
 // odd for every handle a pool issues and 0 for the zero Handle.
@@ -391,7 +427,8 @@ func (h Handle[T]) Generation() uint32 { return h.gen }
 func (h Handle[T]) IsZero() bool { return h.notIndex == 0 && h.gen == 0 }
 
 // String formats h for logs and errors: "none" for the zero Handle,
-// otherwise "slot N gen G" with the index and generation in decimal, for
+// otherwise "slot N gen G" with the index and generation in decimal (the
+// tag is left out), for
 // instance "slot 3 gen 5". Every steadyframe handle type reads the same
 // way. String allocates the string it returns; the hot paths never call
 // it.
@@ -424,4 +461,11 @@ func HandleFromBits[T any](bits uint64) Handle[T] {
 		return Handle[T]{}
 	}
 	return Handle[T]{notIndex: uint32(bits), gen: gen}
+}
+
+// String describes the pool for logs and errors, "Pool[T] of N slots"
+// with T the element type: the detail its bare refusals leave out, with
+// Stats. It allocates the string it returns.
+func (p *Pool[T]) String() string {
+	return fmt.Sprintf("Pool[%s] of %d slots", reflect.TypeFor[T](), len(p.slots))
 }

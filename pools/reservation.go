@@ -100,13 +100,13 @@ func (p *Pool[T]) Reserve(n int) (Reservation[T], error) {
 	r := &p.resv
 	switch {
 	case n < 1:
-		return Reservation[T]{}, p.errs.count
+		return Reservation[T]{}, ErrInvalidCount
 	case n > p.Available():
 		p.refused++
-		return Reservation[T]{}, p.errs.exhausted
+		return Reservation[T]{}, ErrBudgetExhausted
 	case n > cap(r.entries)-len(r.entries):
 		p.refused++
-		return Reservation[T]{}, p.errs.tableExhausted
+		return Reservation[T]{}, ErrBudgetExhausted
 	}
 	id := r.newHeader()
 	h := &r.headers[id]
@@ -136,7 +136,7 @@ func (v Reservation[T]) header() (*reservationHeader, error) {
 	}
 	h := &v.p.resv.headers[v.id]
 	if h.gen != v.gen {
-		return nil, v.p.errs.released
+		return nil, ErrReservationReleased
 	}
 	return h, nil
 }
@@ -163,11 +163,11 @@ func (v Reservation[T]) Claim(i int) (Handle[T], *T, error) {
 	}
 	p := v.p
 	if uint(i) >= uint(h.n) {
-		return Handle[T]{}, nil, p.errs.outOfRange
+		return Handle[T]{}, nil, ErrOutOfRange
 	}
 	e := &p.resv.entries[int(h.start)+i]
 	if *e&claimedBit != 0 {
-		return Handle[T]{}, nil, p.errs.claimed
+		return Handle[T]{}, nil, ErrAlreadyClaimed
 	}
 	idx := *e
 	*e = idx | claimedBit
@@ -177,7 +177,7 @@ func (v Reservation[T]) Claim(i int) (Handle[T], *T, error) {
 	p.live++
 	p.peak = max(p.peak, p.live)
 	p.created++
-	return newHandle[T](idx, s.gen), &p.elems[idx], nil
+	return p.handle(idx, s.gen), &p.elems[idx], nil
 }
 
 // Claimed reports whether position i has been claimed. It is false for a

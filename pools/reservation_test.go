@@ -176,7 +176,7 @@ func TestReservationTableExhausted(t *testing.T) {
 		open = append(open, r)
 	}
 	_, err := p.Reserve(1)
-	if !errors.Is(err, ErrBudgetExhausted) || err != p.errs.tableExhausted {
+	if err != ErrBudgetExhausted {
 		t.Fatalf("Reserve with a full table = %v", err)
 	}
 	if _, _, err := p.Create(); err != nil {

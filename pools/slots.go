@@ -33,7 +33,6 @@ type Slots[T any] struct {
 	peak    int
 	created uint64
 	refused uint64
-	errs    containerErrors
 }
 
 // NewSlots returns a pool of capacity slots. A capacity of 0 is legal:
@@ -45,7 +44,6 @@ func NewSlots[T any](capacity int) (*Slots[T], error) {
 	return &Slots[T]{
 		elems: make([]T, capacity),
 		live:  make([]uint64, (capacity+63)/64),
-		errs:  newContainerErrors[T]("Slots", capacity),
 	}, nil
 }
 
@@ -80,11 +78,11 @@ func (s *Slots[T]) Acquire() (int, *T, bool) {
 // changes.
 func (s *Slots[T]) ReleaseAt(i int) error {
 	if uint(i) >= uint(len(s.elems)) {
-		return s.errs.outOfRange
+		return ErrOutOfRange
 	}
 	w, bit := i>>6, uint64(1)<<(i&63)
 	if s.live[w]&bit == 0 {
-		return s.errs.notLive
+		return ErrNotLive
 	}
 	var zero T
 	s.elems[i] = zero

@@ -104,6 +104,12 @@ func (a *Arena) end(region int) {
 	}
 }
 
+// InFrame reports whether the arena's frame is open, so that Alloc may
+// grant memory: false between frames and after Set.Close. A caller with a
+// fallback (gltex's direct upload) asks it first, so that a call it never
+// meant to make is not counted in Stats.Failures.
+func (a *Arena) InFrame() bool { return a.limit != 0 }
+
 // Name returns the arena's name.
 func (a *Arena) Name() string { return a.name }
 

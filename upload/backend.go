@@ -16,13 +16,57 @@ type Backend interface {
 	// Map creates the buffer, size bytes, and returns a write mapping of
 	// all of it that stays valid until Close. A Set calls Map once.
 	Map(size int) ([]byte, error)
-	// Close unmaps and deletes the buffer.
+	// Close unmaps and deletes the buffer. A backend that implements
+	// Held asks its Set first, so that a Close that does not come from
+	// the Set cannot unmap the buffer under frames in flight.
 	Close() error
 }
 
+// Held is implemented by a Backend that refuses a Close its Set has not
+// agreed to. NewSet calls Hold after Map with the Set's own Close; the
+// backend's Close runs it first (through a Hold field) and refuses with
+// its error, so set.Backend().Close() with frames in flight returns
+// ErrInFlight and changes nothing, and one without closes the Set too.
+// CPUBackend and glbuf.Backend implement it.
+type Held interface {
+	Hold(closeSet func() error)
+}
+
+// Hold keeps the Close of the Set that holds a backend. A Backend keeps
+// one in a field, forwards its Held.Hold to Hold.Set, and calls Release
+// at the start of its Close. The zero Hold holds nothing.
+//
+// A Hold belongs to the goroutine that owns the backend's Set.
+type Hold struct{ closeSet func() error }
+
+// Set records closeSet, the holding Set's Close.
+func (h *Hold) Set(closeSet func() error) { h.closeSet = closeSet }
+
+// Release closes the holding Set, if any, and returns its refusal
+// (ErrInFlight while a frame may still read the buffer), in which case
+// the backend must not close and the Set still holds it. Called again
+// from the Set's own Close, it returns nil at once: the Set is closed by
+// then.
+func (h *Hold) Release() error {
+	c := h.closeSet
+	if c == nil {
+		return nil
+	}
+	h.closeSet = nil
+	if err := c(); err != nil {
+		h.closeSet = c
+		return err
+	}
+	return nil
+}
+
 // DefaultCPUAlignment is the region alignment of a CPUBackend made with
-// alignment 0: the largest offset alignment common GPUs ask for, so a CPU
-// run lays memory out as a GPU run would.
+// alignment 0: 256 bytes, the largest uniform-buffer offset alignment
+// common GPUs ask for (D3D12's constant-buffer placement, Vulkan's limit
+// on minUniformBufferOffsetAlignment). It is not the largest alignment
+// there is: D3D12 places texture data on 512 bytes, so set
+// CPUBackendDesc.Alignment to 512 to lay out texture staging as D3D12
+// would.
 const DefaultCPUAlignment = 256
 
 // CPUBackend is a Backend over ordinary memory, for tests and headless
@@ -34,6 +78,7 @@ const DefaultCPUAlignment = 256
 type CPUBackend struct {
 	align int
 	mem   []byte
+	hold  Hold
 }
 
 // CPUBackendDesc configures NewCPUBackend. It is a plain value, read once.
@@ -63,8 +108,16 @@ func (b *CPUBackend) Map(size int) ([]byte, error) {
 	return b.mem, nil
 }
 
-// Close drops the memory.
+// Hold implements Held: Close asks the Set first.
+func (b *CPUBackend) Hold(closeSet func() error) { b.hold.Set(closeSet) }
+
+// Close closes the Set that holds the backend, and refuses with its
+// error (ErrInFlight) while frames may still read the memory; then it
+// drops the memory. Close is idempotent.
 func (b *CPUBackend) Close() error {
+	if err := b.hold.Release(); err != nil {
+		return err
+	}
 	b.mem = nil
 	return nil
 }

@@ -39,8 +39,10 @@
 // that fence. Close refuses (ErrInFlight) while a frame that may read the
 // buffer is open or incomplete, so the teardown is: EndFrame, Drain the
 // clock, Close the Set, then Close the clock (which refuses while the Set
-// still follows it) and the device context. An Alloc error is the arena's
-// own value, valid until its next refusal. Debug mode (SetDesc.Debug or
+// still follows it) and the device context. Closing the backend
+// directly (set.Backend().Close()) closes the Set the same way, and
+// refuses as Set.Close does. An Alloc error is the arena's own value,
+// valid until its next refusal. Debug mode (SetDesc.Debug or
 // -tags steadyframe_debug) scribbles each recycled region with Scribble
 // bytes and logs each region's frame serial, so Arena.CheckView catches a
 // view used after its frame.

@@ -121,6 +121,9 @@ func NewSet(d SetDesc) (*Set, error) {
 		return nil, fmt.Errorf("upload: %w", err)
 	}
 	s.mem = mem
+	if h, ok := d.Backend.(Held); ok {
+		h.Hold(s.Close)
+	}
 	if d.Debug || isDebug {
 		s.dbg = newDebugLog(n)
 	}
@@ -163,7 +166,9 @@ func (s *Set) ArenaNamed(name string) *Arena {
 func (s *Set) Len() int { return len(s.arenas) }
 
 // Backend returns the backend, for reaching backend-specific state such as
-// the GL buffer name.
+// the GL buffer name. Closing it closes the Set: a backend that
+// implements Held (CPUBackend, glbuf.Backend) refuses with ErrInFlight,
+// changing nothing, while Set.Close would.
 func (s *Set) Backend() Backend { return s.backend }
 
 // Serial returns the open frame's serial, or 0 between frames.

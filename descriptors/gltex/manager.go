@@ -187,13 +187,15 @@ func (m *Manager) Create(width, height int, f Format, pixels []byte) (descriptor
 }
 
 // upload copies pixels into the staging arena and lets GL read them from
-// there, or hands GL the client memory when no arena or no room exists.
-// The staging copy is fenced with the frame, so the region is not reused
+// there, or hands GL the client memory when no arena, no open frame or no
+// room exists. Outside a frame it does not ask the arena at all: the
+// direct path is the documented one there, not a staging failure. The
+// staging copy is fenced with the frame, so the region is not reused
 // until the GPU has read it.
 func (m *Manager) upload(name uint32, width, height int, format uint32, pixels []byte) {
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
 	defer gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
-	if m.staging != nil {
+	if m.staging != nil && m.staging.InFrame() {
 		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil {
 			copy(view, pixels)
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, m.stagingBuf)

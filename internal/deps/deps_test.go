@@ -26,6 +26,22 @@ var core = map[string][]string{
 	"upload":            {"lifetime/frame", "lifetime/syncs"},
 	"descriptors":       {"pools", "lifetime/frame", "lifetime/syncs"},
 	"voices":            {"lifetime/syncs", "golang.org/x/sys/cpu"},
+	"voices/wav":        {"voices", "lifetime/syncs", "golang.org/x/sys/cpu"},
+	"flatlog":           nil,
+}
+
+// TestCoreCompilesWithoutCgo type-checks every core package and its
+// tests with CGO_ENABLED=0 (go vet compiles what it checks against), so
+// "builds and tests without cgo" is a build, not only a listing of
+// imports.
+func TestCoreCompilesWithoutCgo(t *testing.T) {
+	args := []string{"vet"}
+	for pkg := range core {
+		args = append(args, module+"/"+pkg)
+	}
+	if out, err := testenv.Go(t, []string{"CGO_ENABLED=0"}, args...); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go vet of the core packages: %v\n%s", err, out)
+	}
 }
 
 func TestCoreBuildsWithoutCgo(t *testing.T) {

@@ -49,25 +49,36 @@ type Deferred struct {
 	ran    uint64
 	full   uint64
 	closed bool
-	// fullErr is what a refused Schedule returns (as &fullErr, a pointer
-	// in an interface, which does not allocate): filled per refusal and
-	// formatted only when read, so refusing allocates nothing.
-	fullErr fullRefusal
+	// last describes the latest refused Schedule, whose error is the
+	// bare sentinel.
+	last DeferredRefusal
 }
 
-// fullRefusal is the error of a Schedule refused by a full queue. It
-// matches ErrDeferredFull and describes the latest refusal until the next.
-type fullRefusal struct {
-	pending, capacity int
-	serial            uint64
+// DeferredRefusal describes a refused Schedule: what its bare sentinel
+// leaves out. Deferred.LastRefusal returns the latest one. It is a plain
+// value, safe to keep and to hand to any goroutine.
+type DeferredRefusal struct {
+	// Err is the sentinel Schedule returned (ErrDeferredFull or
+	// ErrClosed); nil while nothing has been refused.
+	Err error
+	// Pending and Capacity are the queue's when it refused; Serial is the
+	// frame the work would have waited for (Clock.Last).
+	Pending, Capacity int
+	Serial            uint64
 }
 
-func (e *fullRefusal) Error() string {
-	return fmt.Sprintf("%v: %d of %d pending (frame %d)", ErrDeferredFull, e.pending, e.capacity, e.serial)
+// String formats r as one line, "frame: deferred release queue full: 2
+// of 2 pending (frame 6)", or "none". It allocates: call it when
+// logging, not in a guarded frame.
+func (r DeferredRefusal) String() string {
+	switch r.Err {
+	case nil:
+		return "none"
+	case ErrClosed:
+		return fmt.Sprintf("%v: Schedule on a closed Deferred", r.Err)
+	}
+	return fmt.Sprintf("%v: %d of %d pending (frame %d)", r.Err, r.Pending, r.Capacity, r.Serial)
 }
-
-// Unwrap returns ErrDeferredFull.
-func (e *fullRefusal) Unwrap() error { return ErrDeferredFull }
 
 // deferredFollower is the Deferred's Follower. It is a separate type so
 // that its methods, which only the clock may call, are not part of the
@@ -111,11 +122,13 @@ func NewDeferred(clock *Clock, capacity int) (*Deferred, error) {
 // (Clock.Last), open or submitted. Before the first frame nothing on the
 // device can reference it, so the next BeginFrame, Poll or Drain releases
 // it. Schedule does not allocate, not even to refuse: a full queue
-// returns the Deferred's own error matching ErrDeferredFull, which
-// describes the latest refusal until the next one.
+// returns the bare ErrDeferredFull and a closed one the bare ErrClosed,
+// which ==, a switch and errors.Is test without allocating;
+// LastRefusal describes the latest. A nil Releaser is a bug, refused
+// with an error wrapping ErrInvalidConfig.
 func (d *Deferred) Schedule(r Releaser, arg uint64) error {
 	if d.closed {
-		return fmt.Errorf("%w: Schedule", ErrClosed)
+		return d.refuse(ErrClosed)
 	}
 	if r == nil {
 		return fmt.Errorf("%w: nil Releaser", ErrInvalidConfig)
@@ -123,8 +136,7 @@ func (d *Deferred) Schedule(r Releaser, arg uint64) error {
 	serial := d.clock.Last()
 	if d.n == len(d.ring) {
 		d.full++
-		d.fullErr = fullRefusal{pending: d.n, capacity: len(d.ring), serial: serial}
-		return &d.fullErr
+		return d.refuse(ErrDeferredFull)
 	}
 	tail := d.head + d.n
 	if tail >= len(d.ring) {
@@ -137,6 +149,16 @@ func (d *Deferred) Schedule(r Releaser, arg uint64) error {
 	}
 	return nil
 }
+
+// refuse records a refused Schedule and returns its sentinel.
+func (d *Deferred) refuse(err error) error {
+	d.last = DeferredRefusal{Err: err, Pending: d.n, Capacity: len(d.ring), Serial: d.clock.Last()}
+	return err
+}
+
+// LastRefusal describes the latest refused Schedule (the zero
+// DeferredRefusal if none). It does not allocate.
+func (d *Deferred) LastRefusal() DeferredRefusal { return d.last }
 
 // run releases, in scheduling order, every queued item whose frame is at
 // or below completed. It stops at the first item whose frame has not

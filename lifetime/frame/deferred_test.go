@@ -149,9 +149,11 @@ func TestDeferredErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fr, _ := manualFrames(t, 8, time.Second)
-			err := tt.do(fr, deferredOn(t, fr, 2))
-			if !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("got %v, want %v mentioning %q", err, tt.is, tt.want)
+			dq := deferredOn(t, fr, 2)
+			err := tt.do(fr, dq)
+			// A bare refusal's detail is the queue's LastRefusal.
+			if msg := err.Error() + " " + dq.LastRefusal().String(); !errors.Is(err, tt.is) || !strings.Contains(msg, tt.want) {
+				t.Fatalf("got %v (last refusal %v), want %v mentioning %q", err, dq.LastRefusal(), tt.is, tt.want)
 			}
 		})
 	}

@@ -34,7 +34,8 @@
 // each Schedule to the clock's newest frame (Clock.Last) and runs the
 // work, in scheduling order, in the Retired call that reports that frame
 // complete. Its ring is sized at construction: a full ring refuses with
-// ErrDeferredFull and the caller keeps the work.
+// the bare ErrDeferredFull and the caller keeps the work;
+// Deferred.LastRefusal says how full it was.
 //
 // Histogram is the distribution of a per-frame duration (frame time, the
 // cost a manager or the allocation guard adds to a frame), recorded

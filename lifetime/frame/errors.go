@@ -2,8 +2,12 @@ package frame
 
 import "errors"
 
-// Sentinel errors returned by this package. Check them with errors.Is; the
-// returned values wrap them with the frame serial, name or count involved.
+// Sentinel errors returned by this package. Deferred.Schedule, which runs
+// in frames, returns ErrDeferredFull and ErrClosed bare (test them with
+// ==, a switch or errors.Is, none of which allocates; LastRefusal holds
+// the detail). The other calls, at frame boundaries and teardown, wrap
+// theirs with the frame serial, name or count involved: check those with
+// errors.Is.
 var (
 	// ErrClosed is returned by every error-returning call on a Clock,
 	// Deferred or Fence after Close.

@@ -20,7 +20,9 @@
 // # Lifetime
 //
 // A Fence holds at most one GL sync object: Signal replaces it, a Wait or
-// Done that sees it complete deletes it, and Close deletes it. Close the
-// fence (a frame.Clock does, in its Close) before the context is
+// Done that sees it complete deletes it, and Close deletes it. A fence
+// closed before its sync object was seen complete never reports done
+// again, so a clock that still holds it keeps its frame in flight. Close
+// the fence (a frame.Clock does, in its Close) before the context is
 // destroyed.
 package glfence

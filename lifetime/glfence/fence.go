@@ -20,6 +20,10 @@ import (
 type Fence struct {
 	sync   uintptr // 0: never signalled, or already observed complete
 	closed bool
+	// unproven is set by a Close that deleted a sync object not yet
+	// seen complete: nothing can prove that point complete any more, so
+	// Done reports false and Wait fails from then on.
+	unproven bool
 
 	signals uint64
 }
@@ -86,8 +90,14 @@ func (f *Fence) Wait(timeout time.Duration) error {
 
 // Done reports without blocking whether the signalled commands have
 // completed. It flushes them so that a later Done can see them finish.
+// After Close it reports true only if the fence was complete when it was
+// closed: a clock that still holds the fence must not take a deleted
+// sync object for a finished frame.
 func (f *Fence) Done() bool {
-	if f.closed || f.sync == 0 {
+	if f.closed {
+		return !f.unproven
+	}
+	if f.sync == 0 {
 		return true
 	}
 	switch gl.ClientWaitSync(f.sync, gl.SYNC_FLUSH_COMMANDS_BIT, 0) {
@@ -101,12 +111,15 @@ func (f *Fence) Done() bool {
 // Signals returns how many times the fence has been signalled.
 func (f *Fence) Signals() uint64 { return f.signals }
 
-// Close deletes the sync object. Calls after Close fail with frame.ErrClosed;
-// Close itself is idempotent.
+// Close deletes the sync object. Signal and Wait after Close fail with
+// frame.ErrClosed. Done after Close reports false if the sync object was
+// not yet seen complete, forever: no frame it fenced is ever reported
+// complete on a deleted sync. Close itself is idempotent.
 func (f *Fence) Close() error {
 	if f.closed {
 		return nil
 	}
+	f.unproven = f.sync != 0
 	f.drop()
 	f.closed = true
 	return nil

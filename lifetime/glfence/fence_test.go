@@ -2,6 +2,7 @@ package glfence_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"testing"
@@ -99,6 +100,50 @@ func TestFencesDriveFrames(t *testing.T) {
 		}
 		if got := frames.Completed(); got != 30 {
 			t.Errorf("Completed after Drain %d, want 30", got)
+		}
+		return nil
+	})
+}
+
+// TestClosedFenceNeverCompletes closes, behind the clock's back, the
+// fence of a frame still in flight (a NewFence wrapper that kept the
+// fences): the clock must go on reporting that frame incomplete, in Poll
+// and in Drain, because nothing can prove it complete any more.
+func TestClosedFenceNeverCompletes(t *testing.T) {
+	gltest.Run(t, func(*glctx.Context) error {
+		var kept []frame.Fence
+		clock, err := frame.NewClock(frame.ClockDesc{InFlight: 2, Timeout: 50 * time.Millisecond,
+			NewFence: func() (frame.Fence, error) {
+				f, err := glfence.New()
+				kept = append(kept, f)
+				return f, err
+			}})
+		if err != nil {
+			return err
+		}
+		defer clock.Close()
+		serial, err := clock.BeginFrame()
+		if err != nil {
+			return err
+		}
+		gl.Clear(gl.COLOR_BUFFER_BIT)
+		if err := clock.EndFrame(); err != nil {
+			return err
+		}
+		if err := kept[clock.Slot(serial)].Close(); err != nil {
+			return err
+		}
+		for i := 0; i < 3; i++ {
+			gl.Finish()
+			if done := clock.Poll(); done >= serial {
+				return fmt.Errorf("Poll reports frame %d complete (completed %d) on a fence closed before it was seen done", serial, done)
+			}
+		}
+		if err := clock.Drain(); !errors.Is(err, frame.ErrClosed) {
+			t.Errorf("Drain with a closed, unproven fence: %v, want ErrClosed", err)
+		}
+		if clock.Completed() >= serial {
+			t.Errorf("Completed %d after the failed Drain, want below %d", clock.Completed(), serial)
 		}
 		return nil
 	})

@@ -21,9 +21,13 @@ type Backend struct {
 	buf    uint32
 	align  int
 	closed bool
+	hold   upload.Hold
 }
 
-var _ upload.Backend = (*Backend)(nil)
+var (
+	_ upload.Backend = (*Backend)(nil)
+	_ upload.Held    = (*Backend)(nil)
+)
 
 // New returns a backend whose region alignment is the largest of
 // GL_MIN_MAP_BUFFER_ALIGNMENT and the uniform and shader storage buffer
@@ -84,10 +88,21 @@ func (b *Backend) Map(size int) ([]byte, error) {
 // returns. It is 0 before Map and after Close.
 func (b *Backend) Buffer() uint32 { return b.buf }
 
-// Close unmaps and deletes the buffer; every view into it is invalid
-// afterwards. Close is idempotent.
+// Hold implements upload.Held: Close asks the Set first.
+func (b *Backend) Hold(closeSet func() error) { b.hold.Set(closeSet) }
+
+// Close closes the Set that holds the backend, and refuses with its
+// error (upload.ErrInFlight), changing nothing, while a frame may still
+// read the buffer. Then it unmaps and deletes the buffer; every view
+// into it is invalid afterwards. Close is idempotent.
 func (b *Backend) Close() error {
 	if b.closed {
+		return nil
+	}
+	if err := b.hold.Release(); err != nil {
+		return err
+	}
+	if b.closed { // the Set's Close closed it
 		return nil
 	}
 	b.closed = true
