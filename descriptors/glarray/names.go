@@ -1,0 +1,161 @@
+package glarray
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/steadyframe/steadyframe/descriptors"
+)
+
+// Live describes one live texture for a leak report: a plain value.
+type Live struct {
+	Handle  Handle
+	Class   string // the class's Name
+	Name    string // the name given to Create
+	Created uint64 // the frame open at Create; 0 when none was open
+}
+
+// String formats l as the leak report lists it: the name, the layer and
+// class, and the frame it was created in. It allocates.
+func (l Live) String() string {
+	name := l.Name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	when := "outside a frame"
+	if l.Created != 0 {
+		when = fmt.Sprintf("in frame %d", l.Created)
+	}
+	return fmt.Sprintf("%q: layer %d of class %q, created %s", name, l.Handle.Layer(), l.Class, when)
+}
+
+// AppendLive appends every live texture to dst, class by class and
+// layer by layer, and returns the extended slice. It allocates only when
+// dst has no room.
+func (m *Manager) AppendLive(dst []Live) []Live {
+	for i := range m.classes {
+		cl := &m.classes[i]
+		for _, s := range cl.slots {
+			if cl.heap.Valid(s.h) {
+				dst = append(dst, Live{Handle: Handle{h: s.h, class: uint32(i)}, Class: cl.Name, Name: s.name, Created: s.born})
+			}
+		}
+	}
+	return dst
+}
+
+// Close deletes the arrays and closes the heaps. While textures are live
+// it refuses, changing nothing, with an error matching
+// descriptors.ErrInUse that lists each live texture's name, layer, class
+// and creation frame (formatted here, outside frames, so Create keeps
+// only the caller's string); while layers are pending it refuses naming
+// the count (Drain the clock first). Close the Manager before the clock.
+// Close is idempotent.
+func (m *Manager) Close() error {
+	if m.closed {
+		return nil
+	}
+	if live := m.AppendLive(nil); len(live) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "glarray: %d live texture(s) at Close (free them, then Drain the clock):", len(live))
+		for _, l := range live {
+			b.WriteString("\n\t")
+			b.WriteString(l.String())
+		}
+		return fmt.Errorf("%w: %s", descriptors.ErrInUse, b.String())
+	}
+	if st := m.Stats(); st.Pending > 0 {
+		return fmt.Errorf("%w: glarray: %d freed layer(s) still wait for their frames (Drain the clock first)",
+			descriptors.ErrInUse, st.Pending)
+	}
+	for i := range m.classes {
+		if err := m.classes[i].heap.Close(); err != nil {
+			panic(fmt.Sprintf("glarray: heap %d refused Close with no live or pending slot: %v", i, err))
+		}
+	}
+	m.destroy()
+	m.closed = true
+	return nil
+}
+
+// fullMsg is the message of the class-full record.
+const fullMsg = "glarray: class full"
+
+// logFull logs, at Warn on the class's logger, that cl refused a Create,
+// with its live count and its three oldest live textures by creation
+// frame: a full class usually means textures that are never freed, and
+// the oldest live ones are the likeliest leaks. The record carries five
+// attributes, which a slog.Record holds without allocating, so with a
+// handler that does not allocate (package flatlog) it may fire inside
+// guarded frames. The scan is over the class's layers, on the refusal
+// only.
+func (m *Manager) logFull(cl *class) {
+	if !cl.log.Enabled(context.Background(), slog.LevelWarn) {
+		return
+	}
+	var oldest [3]int
+	n := 0
+	for i, s := range cl.slots {
+		if !cl.heap.Valid(s.h) {
+			continue
+		}
+		// Insertion into the three oldest so far; equal frames keep
+		// layer order.
+		j := n
+		if j < len(oldest) {
+			n++
+		} else if s.born >= cl.slots[oldest[j-1]].born {
+			continue
+		} else {
+			j--
+		}
+		for ; j > 0 && cl.slots[oldest[j-1]].born > s.born; j-- {
+			oldest[j] = oldest[j-1]
+		}
+		oldest[j] = i
+	}
+	var names [3]string
+	var first uint64
+	for k := range n {
+		names[k] = cl.slots[oldest[k]].name
+		if names[k] == "" {
+			names[k] = "(unnamed)"
+		}
+	}
+	if n > 0 {
+		first = cl.slots[oldest[0]].born
+	}
+	cl.log.LogAttrs(context.Background(), slog.LevelWarn, fullMsg,
+		slog.Int("live", cl.heap.Stats().Live),
+		slog.Uint64("oldest_frame", first),
+		slog.String("oldest_1", names[0]),
+		slog.String("oldest_2", names[1]),
+		slog.String("oldest_3", names[2]))
+}
+
+// hasDebug reports whether the current context has KHR_debug (core in
+// 4.3), so GL objects can carry labels.
+func hasDebug() bool {
+	var major, minor, n int32
+	gl.GetIntegerv(gl.MAJOR_VERSION, &major)
+	gl.GetIntegerv(gl.MINOR_VERSION, &minor)
+	if major > 4 || major == 4 && minor >= 3 {
+		return true
+	}
+	gl.GetIntegerv(gl.NUM_EXTENSIONS, &n)
+	for i := range uint32(n) {
+		if gl.GoStr(gl.GetStringi(gl.EXTENSIONS, i)) == "GL_KHR_debug" {
+			return true
+		}
+	}
+	return false
+}
+
+// label names a GL object for GL debuggers (glObjectLabel), at load time.
+func label(kind, name uint32, s string) {
+	b := append([]byte(s), 0)
+	gl.ObjectLabel(kind, name, int32(len(s)), &b[0])
+}
