@@ -60,16 +60,16 @@ func (m *Manager) Close() error {
 	}
 	if live := m.AppendLive(nil); len(live) > 0 {
 		var b strings.Builder
-		fmt.Fprintf(&b, "glarray: %d live texture(s) at Close (free them, then Drain the clock):", len(live))
 		for _, l := range live {
 			b.WriteString("\n\t")
 			b.WriteString(l.String())
 		}
-		return fmt.Errorf("%w: %s", descriptors.ErrInUse, b.String())
+		return fmt.Errorf("glarray: Close with %d live texture(s) (free them, then Drain the clock): %w:%s",
+			len(live), descriptors.ErrInUse, b.String())
 	}
 	if st := m.Stats(); st.Pending > 0 {
-		return fmt.Errorf("%w: glarray: %d freed layer(s) still wait for their frames (Drain the clock first)",
-			descriptors.ErrInUse, st.Pending)
+		return fmt.Errorf("glarray: Close with %d freed layer(s) waiting for their frames (Drain the clock first): %w",
+			st.Pending, descriptors.ErrInUse)
 	}
 	for i := range m.classes {
 		if err := m.classes[i].heap.Close(); err != nil {
