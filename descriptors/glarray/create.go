@@ -62,7 +62,9 @@ func (m *Manager) Create(c int, pixels []byte, name string) (Handle, error) {
 func (m *Manager) upload(cl *class, layer int32, pixels []byte) {
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
 	defer gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
-	if m.staging != nil {
+	// Between frames the arena has no region to give (upload.ErrNoFrame),
+	// and asking would count a refusal in its Stats.
+	if m.staging != nil && m.clock.Current() != 0 {
 		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil {
 			copy(view, pixels)
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, m.stagingBuf)
