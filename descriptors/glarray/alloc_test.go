@@ -59,7 +59,7 @@ func (c *churnFrame) run() {
 
 // Texture churn happens in steady frames, so a frame that creates, names,
 // resolves and frees layers, and is refused by a full class that logs its
-// class-full record (through flatlog), must not allocate.
+// heap's exhaustion record (through flatlog), must not allocate.
 func TestChurnFrameDoesNotAllocate(t *testing.T) {
 	testenv.SkipUnderRace(t)
 	gltest.Run(t, func(*glctx.Context) error {

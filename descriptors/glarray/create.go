@@ -12,14 +12,16 @@ import (
 // Create takes a layer of class c and fills it with pixels (tightly
 // packed rows of the class's Width × Height texels of its Format), or
 // leaves it holding whatever it held if pixels is nil. name is the
-// texture's debug name, kept (not copied) until the layer is reused and
-// shown by Close's leak report and the class-full record; "" is allowed.
+// texture's debug name (descriptors.Heap.SetName), kept, not copied,
+// and shown by Close's leak report and the exhaustion record; "" is
+// allowed.
 //
 // The layer is the most recently reclaimed one of the class, else its
 // lowest never-used one (the heap's order). A full class returns the
 // class heap's error matching descriptors.ErrHeapExhausted, which names
-// the class, and logs one class-full record naming its oldest live
-// textures; bad arguments return ErrInvalidTexture and take nothing.
+// the class, and the heap logs one exhaustion record naming its oldest
+// live textures; bad arguments return ErrInvalidTexture and take
+// nothing.
 // Create does not allocate when it succeeds or when the class is full.
 func (m *Manager) Create(c int, pixels []byte, name string) (Handle, error) {
 	if c < 0 || c >= len(m.classes) {
@@ -32,13 +34,8 @@ func (m *Manager) Create(c int, pixels []byte, name string) (Handle, error) {
 	}
 	h, err := cl.heap.Alloc()
 	if err != nil {
-		if !cl.full && !m.closed {
-			cl.full = true
-			m.logFull(cl)
-		}
 		return Handle{}, err
 	}
-	cl.full = false
 	layer := h.Index()
 	// Errors left by earlier GL code would otherwise be charged to this
 	// texture and free it.
@@ -50,7 +47,9 @@ func (m *Manager) Create(c int, pixels []byte, name string) (Handle, error) {
 		_ = cl.heap.Free(h)
 		return Handle{}, fmt.Errorf("%w: 0x%x filling layer %d of %q", ErrGL, e, layer, cl.heap.Stats().Name)
 	}
-	cl.slots[layer] = slot{h: h, name: name, born: m.clock.Current()}
+	if err := cl.heap.SetName(h, name); err != nil {
+		panic(fmt.Sprintf("glarray: the heap refused to name %v it had just handed out: %v", h, err))
+	}
 	m.created++
 	return Handle{h: h, class: uint32(c)}, nil
 }

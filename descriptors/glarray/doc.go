@@ -33,8 +33,8 @@
 // is the sum of its classes'. A full class refuses Create with its
 // heap's descriptors.ErrHeapExhausted, whose message names the class
 // ("textures/64x64 rgba8"); the other classes are unaffected. The first
-// refusal after a successful Create logs a class-full record at Warn
-// naming the class's three oldest live textures.
+// refusal after a successful Create logs the heap's exhaustion record at
+// Warn, naming the class's three oldest live textures.
 //
 // Create uploads through the staging arena (Desc.Staging) as a pixel
 // unpack buffer with glTextureSubImage3D into the slot's layer, or from
@@ -45,10 +45,10 @@
 //
 // # Debug names
 //
-// Create takes a name, a string the caller keeps: the Manager stores it
-// without copying, so Create allocates nothing in steady frames. Close
-// with live textures refuses with an error listing each one's name,
-// layer, class and creation frame. Where the context has KHR_debug (core
+// Create takes a name, a string the caller keeps: the class's heap
+// stores it without copying (descriptors.Heap.SetName), so Create
+// allocates nothing in steady frames. Close with live textures refuses
+// with an error listing each one's name, layer, class and creation frame. Where the context has KHR_debug (core
 // in 4.3) each array carries a glObjectLabel ("glarray textures/64x64
 // rgba8"); a layer is not a GL object and cannot carry one.
 //

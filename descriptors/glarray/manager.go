@@ -3,7 +3,6 @@ package glarray
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
@@ -50,7 +49,7 @@ type Desc struct {
 	// frames make freed layers reusable. Its Name ("" means "textures")
 	// prefixes each class's heap name ("textures/64x64 rgba8"). Its
 	// Capacity must be 0: each class's Layers is its heap's capacity.
-	// Its Logger also receives the class-full records.
+	// Its Logger also receives each heap's exhaustion record.
 	Heap descriptors.HeapDesc
 	// Classes are the arrays to make, at least one. A texture's class is
 	// its index here.
@@ -73,6 +72,7 @@ type Desc struct {
 type Manager struct {
 	clock      *frame.Clock
 	classes    []class
+	live       []descriptors.Live // scratch for AppendLive, as large as the largest class
 	staging    *upload.Arena
 	stagingBuf uint32
 	layerFn    layerFromBuffer
@@ -82,31 +82,14 @@ type Manager struct {
 	created, freed, staged, direct uint64
 }
 
-// class is one declared Class with its heap, its array and the debug
-// record of each layer.
+// class is one declared Class with its heap and its array. The heap
+// keeps each live texture's name and creation frame.
 type class struct {
 	Class
 	heap             *descriptors.Heap
-	log              *slog.Logger
 	tex              uint32
 	internal, format uint32
 	bpp              int
-	// slots holds, per layer, the handle, name and creation frame of the
-	// latest texture made in it; the layer is live while its heap accepts
-	// the handle.
-	slots []slot
-	// full is set when a class-full record is logged and cleared by the
-	// next Create of the class, so a class refusing every frame logs
-	// once.
-	full bool
-}
-
-// slot is the debug record of one layer: Create writes it, Close's leak
-// report and the class-full record read it.
-type slot struct {
-	h    descriptors.Handle
-	name string // the caller's string, kept, never copied
-	born uint64 // the frame open at Create, 0 for none
 }
 
 // glFormat maps a gltex.Format to GL's enums, as gltex does for its own
@@ -200,12 +183,9 @@ func (m *Manager) makeClass(cl *class, hd descriptors.HeapDesc) error {
 		return err
 	}
 	cl.heap = h
-	cl.slots = make([]slot, cl.Layers)
-	cl.log = hd.Logger
-	if cl.log == nil {
-		cl.log = slog.Default()
+	if cl.Layers > cap(m.live) {
+		m.live = make([]descriptors.Live, 0, cl.Layers)
 	}
-	cl.log = cl.log.With(slog.String("heap", hd.Name), slog.Int("capacity", cl.Layers))
 	glcaps.ClearErrors()
 	gl.CreateTextures(gl.TEXTURE_2D_ARRAY, 1, &cl.tex)
 	gl.TextureStorage3D(cl.tex, 1, cl.internal, int32(cl.Width), int32(cl.Height), int32(cl.Layers))

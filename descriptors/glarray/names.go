@@ -1,9 +1,7 @@
 package glarray
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"strings"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
@@ -34,14 +32,14 @@ func (l Live) String() string {
 
 // AppendLive appends every live texture to dst, class by class and
 // layer by layer, and returns the extended slice. It allocates only when
-// dst has no room.
+// dst has no room; call it outside steady frames, since it visits every
+// layer.
 func (m *Manager) AppendLive(dst []Live) []Live {
 	for i := range m.classes {
 		cl := &m.classes[i]
-		for _, s := range cl.slots {
-			if cl.heap.Valid(s.h) {
-				dst = append(dst, Live{Handle: Handle{h: s.h, class: uint32(i)}, Class: cl.Name, Name: s.name, Created: s.born})
-			}
+		m.live = cl.heap.AppendLive(m.live[:0])
+		for _, l := range m.live {
+			dst = append(dst, Live{Handle: Handle{h: l.Handle, class: uint32(i)}, Class: cl.Name, Name: l.Name, Created: l.Created})
 		}
 	}
 	return dst
@@ -79,61 +77,6 @@ func (m *Manager) Close() error {
 	m.destroy()
 	m.closed = true
 	return nil
-}
-
-// fullMsg is the message of the class-full record.
-const fullMsg = "glarray: class full"
-
-// logFull logs, at Warn on the class's logger, that cl refused a Create,
-// with its live count and its three oldest live textures by creation
-// frame: a full class usually means textures that are never freed, and
-// the oldest live ones are the likeliest leaks. The record carries five
-// attributes, which a slog.Record holds without allocating, so with a
-// handler that does not allocate (package flatlog) it may fire inside
-// guarded frames. The scan is over the class's layers, on the refusal
-// only.
-func (m *Manager) logFull(cl *class) {
-	if !cl.log.Enabled(context.Background(), slog.LevelWarn) {
-		return
-	}
-	var oldest [3]int
-	n := 0
-	for i, s := range cl.slots {
-		if !cl.heap.Valid(s.h) {
-			continue
-		}
-		// Insertion into the three oldest so far; equal frames keep
-		// layer order.
-		j := n
-		if j < len(oldest) {
-			n++
-		} else if s.born >= cl.slots[oldest[j-1]].born {
-			continue
-		} else {
-			j--
-		}
-		for ; j > 0 && cl.slots[oldest[j-1]].born > s.born; j-- {
-			oldest[j] = oldest[j-1]
-		}
-		oldest[j] = i
-	}
-	var names [3]string
-	var first uint64
-	for k := range n {
-		names[k] = cl.slots[oldest[k]].name
-		if names[k] == "" {
-			names[k] = "(unnamed)"
-		}
-	}
-	if n > 0 {
-		first = cl.slots[oldest[0]].born
-	}
-	cl.log.LogAttrs(context.Background(), slog.LevelWarn, fullMsg,
-		slog.Int("live", cl.heap.Stats().Live),
-		slog.Uint64("oldest_frame", first),
-		slog.String("oldest_1", names[0]),
-		slog.String("oldest_2", names[1]),
-		slog.String("oldest_3", names[2]))
 }
 
 // hasDebug reports whether the current context has KHR_debug (core in

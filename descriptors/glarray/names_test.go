@@ -99,9 +99,9 @@ func TestCloseNamesLeakedTextures(t *testing.T) {
 	})
 }
 
-// A full class logs one class-full record naming its three oldest live
-// textures by creation frame (layer order among equals), not one per
-// refusal; a successful Create re-arms it.
+// A full class's heap logs one exhaustion record naming its three
+// oldest live textures by creation frame (layer order among equals), not
+// one per refusal.
 func TestClassFullRecordNamesTheOldest(t *testing.T) {
 	gltest.Run(t, func(*glctx.Context) error {
 		var out bytes.Buffer
@@ -158,7 +158,7 @@ func TestClassFullRecordNamesTheOldest(t *testing.T) {
 		t.Logf("log:\n%s", out.String())
 		var full []string
 		for _, l := range lines {
-			if strings.Contains(l, "glarray: class full") {
+			if strings.Contains(l, "descriptors: heap exhausted") {
 				full = append(full, l)
 			}
 		}
@@ -166,7 +166,7 @@ func TestClassFullRecordNamesTheOldest(t *testing.T) {
 		// went to new1), both in frame 3.
 		want := `heap=textures/four capacity=4 live=4 oldest_frame=1 oldest_1=y oldest_2=z oldest_3=new2`
 		if len(full) != 1 || !strings.Contains(full[0], want) {
-			t.Errorf("class-full records %q, want one holding %q", full, want)
+			t.Errorf("exhaustion records %q, want one holding %q", full, want)
 		}
 		live := r.tex.AppendLive(nil)
 		if err := step(func() error {
