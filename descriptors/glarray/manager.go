@@ -141,7 +141,7 @@ func New(d Desc) (*Manager, error) {
 		d.Heap.Name = "textures"
 	}
 	m := &Manager{clock: d.Heap.Clock, classes: make([]class, len(d.Classes)),
-		staging: d.Staging, stagingBuf: d.StagingBuffer, layerFn: layerFn, labelled: hasDebug()}
+		staging: d.Staging, stagingBuf: d.StagingBuffer, layerFn: layerFn, labelled: glcaps.HasDebugLabels()}
 	for i, c := range d.Classes {
 		cl := &m.classes[i]
 		var fname string
@@ -197,7 +197,7 @@ func (m *Manager) makeClass(cl *class, hd descriptors.HeapDesc) error {
 		return fmt.Errorf("%w: 0x%x making array %q (%d×%d, %d layers)", ErrGL, e, hd.Name, cl.Width, cl.Height, cl.Layers)
 	}
 	if m.labelled {
-		label(gl.TEXTURE, cl.tex, "glarray "+hd.Name)
+		glcaps.Label(gl.TEXTURE, cl.tex, "glarray "+hd.Name)
 	}
 	return nil
 }

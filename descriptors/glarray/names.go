@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
 )
 
@@ -77,28 +76,4 @@ func (m *Manager) Close() error {
 	m.destroy()
 	m.closed = true
 	return nil
-}
-
-// hasDebug reports whether the current context has KHR_debug (core in
-// 4.3), so GL objects can carry labels.
-func hasDebug() bool {
-	var major, minor, n int32
-	gl.GetIntegerv(gl.MAJOR_VERSION, &major)
-	gl.GetIntegerv(gl.MINOR_VERSION, &minor)
-	if major > 4 || major == 4 && minor >= 3 {
-		return true
-	}
-	gl.GetIntegerv(gl.NUM_EXTENSIONS, &n)
-	for i := range uint32(n) {
-		if gl.GoStr(gl.GetStringi(gl.EXTENSIONS, i)) == "GL_KHR_debug" {
-			return true
-		}
-	}
-	return false
-}
-
-// label names a GL object for GL debuggers (glObjectLabel), at load time.
-func label(kind, name uint32, s string) {
-	b := append([]byte(s), 0)
-	gl.ObjectLabel(kind, name, int32(len(s)), &b[0])
 }
