@@ -135,6 +135,9 @@ type spriteSection struct {
 
 // text is the report's sprites line.
 func (s spriteSection) text() string {
+	if s.DrawsPerFrame == 0 {
+		return fmt.Sprintf("path %s: %d sprites over %d textures, not drawn (headless)", s.Path, s.Sprites, s.Textures)
+	}
 	line := fmt.Sprintf("path %s: %d sprites over %d textures, %.2f draws a frame", s.Path, s.Sprites, s.Textures, s.DrawsPerFrame)
 	if s.GPUTimed > 0 {
 		line += fmt.Sprintf("; GPU time of the sprite draws p50 %.1f µs, p99 %.1f µs, mean %.1f µs (%d frames timed, %d late)",
