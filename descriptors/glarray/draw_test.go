@@ -136,7 +136,9 @@ func TestOneDrawSamplesEveryLiveTextureBySlot(t *testing.T) {
 		gl.UseProgram(prog)
 		gl.Uniform2f(gl.GetUniformLocation(prog, gl.Str("target\x00")), w, h)
 		gl.BindVertexArray(vao)
-		r.tex.Bind(0, 0)
+		if err := r.tex.Bind(0, 0); err != nil {
+			return err
+		}
 		gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, n) // the one draw
 		px := make([]byte, w*h*4)
 		gl.ReadPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&px[0]))

@@ -52,7 +52,7 @@ func Example() {
 	pixels := make([]byte, 64*64*4)
 	hero, _ := arrays.Create(0, pixels, "hero") // the name is kept, not copied
 	_ = hero.Layer()                            // the index the shader samples: stream it per sprite
-	arrays.Bind(0, hero.Class())                // layout(binding = 0) uniform sampler2DArray sprites
+	_ = arrays.Bind(0, hero.Class())            // layout(binding = 0) uniform sampler2DArray sprites
 	// ... one instanced draw for every sprite of the class ...
 	_ = arrays.Free(hero) // the layer is reused once this frame has completed
 	_ = clock.EndFrame()

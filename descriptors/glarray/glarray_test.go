@@ -219,6 +219,9 @@ func TestBadInputIsRefused(t *testing.T) {
 		if err := r.tex.Free(glarray.Handle{}); !errors.Is(err, descriptors.ErrInvalidHandle) {
 			t.Errorf("Free(zero): %v", err)
 		}
+		if err := r.tex.Bind(0, 2); !errors.Is(err, glarray.ErrInvalidTexture) || !strings.Contains(err.Error(), "class 2") {
+			t.Errorf("Bind of class 2: %v", err)
+		}
 		if st := r.tex.Stats(); st.Live != 0 || st.Created != 0 {
 			t.Errorf("refusals took slots: %+v", st)
 		}

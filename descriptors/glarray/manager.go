@@ -216,7 +216,9 @@ func (m *Manager) destroy() {
 	}
 }
 
-// Classes returns the number of classes, each one array texture.
+// Classes returns the number of classes, each one array texture. The
+// accessors below take a class index in 0..Classes()-1, as a slice does,
+// and panic outside it; Bind, which a frame calls, checks it instead.
 func (m *Manager) Classes() int { return len(m.classes) }
 
 // Class returns class i as declared, with its Name filled in.
@@ -231,5 +233,12 @@ func (m *Manager) Texture(i int) uint32 { return m.classes[i].tex }
 
 // Bind binds class i's array to texture unit unit
 // (glBindTextureUnit): once per array per frame, however many of its
-// layers the draw samples.
-func (m *Manager) Bind(unit uint32, i int) { gl.BindTextureUnit(unit, m.classes[i].tex) }
+// layers the draw samples. A class the Manager does not have returns
+// ErrInvalidTexture and binds nothing. It does not allocate otherwise.
+func (m *Manager) Bind(unit uint32, i int) error {
+	if i < 0 || i >= len(m.classes) {
+		return fmt.Errorf("%w: Bind of class %d on a Manager with %d", ErrInvalidTexture, i, len(m.classes))
+	}
+	gl.BindTextureUnit(unit, m.classes[i].tex)
+	return nil
+}

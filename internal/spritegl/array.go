@@ -166,7 +166,7 @@ func (a *Array) Draw(buffer uint32, offset, count, w, h int) {
 	gl.Uniform2f(a.screen, float32(w), float32(h))
 	gl.VertexArrayVertexBuffer(a.vao, 0, buffer, offset, sprites.InstanceBytes)
 	gl.BindVertexArray(a.vao)
-	a.tex.Bind(0, 0)
+	_ = a.tex.Bind(0, 0) // class 0 is the Array's only class
 	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(count))
 	a.draws++
 	gl.BindVertexArray(0)
