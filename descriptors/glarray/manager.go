@@ -212,6 +212,7 @@ func (m *Manager) destroy() {
 		}
 		if cl.tex != 0 {
 			gl.DeleteTextures(1, &cl.tex)
+			cl.tex = 0 // a Bind after Close binds nothing, not a deleted name
 		}
 	}
 }
