@@ -30,6 +30,11 @@
 // does not allocate either: package flatlog
 // (github.com/steadyframe/steadyframe/flatlog) is such a handler.
 //
+// A slot can carry a debug name (SetName), the caller's string, kept
+// without copying. Close with live slots lists each one's name, index and
+// creation frame, and a full heap logs one record naming its three
+// oldest live slots, so a leak reads as a leak, not as a limit.
+//
 // Refusals allocate nothing either: a full heap, a stale or foreign
 // handle, a closed heap and a call from the SlotReleaser are answered
 // with a bare sentinel, which ==, a switch and errors.Is test without
@@ -61,9 +66,10 @@
 // table to index. gltex binds by slot per draw: Manager.Bind(handle, unit)
 // calls glBindTextureUnit(unit, texture of the slot), and the shader's
 // sampler uniform names the unit. The slot index is what a renderer sorts
-// and batches draws by. Engines that want to index many textures in one
-// draw use a texture array and a layer index instead; the slot table
-// serves either, since it only hands out indices. steadyframe does not
+// and batches draws by. To index many textures in one draw,
+// descriptors/glarray makes each slot a layer of a texture array, so the
+// slot is the index the shader samples; the slot table serves either,
+// since it only hands out indices. steadyframe does not
 // use ARB_bindless_texture, because no driver in CI offers it and an
 // untested path is not shipped.
 //

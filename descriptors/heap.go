@@ -114,6 +114,13 @@ type Heap struct {
 	blocked   bool
 	closed    bool
 	releasing bool
+
+	// notes holds, per slot, the name, creation frame and last handle
+	// the leak report and the exhaustion record read (names.go);
+	// exhaustedAt is 1 + the slots handed out when the last exhaustion
+	// record was logged, so a run of refusals logs once.
+	notes       []note
+	exhaustedAt uint64
 }
 
 // follower is the Heap's frame.Follower, a separate type so that its
@@ -148,7 +155,7 @@ func NewHeap(d HeapDesc) (*Heap, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
-	h := &Heap{pool: pool, clock: d.Clock, releaser: d.Releaser, name: d.Name}
+	h := &Heap{pool: pool, clock: d.Clock, releaser: d.Releaser, name: d.Name, notes: make([]note, d.Capacity)}
 	h.follow.h = h
 	if err := d.Clock.Follow(&h.follow); err != nil {
 		return nil, fmt.Errorf("descriptors: %w", err)
@@ -174,6 +181,7 @@ func (h *Heap) Alloc() (Handle, error) {
 	if err != nil {
 		return Handle{}, h.exhausted("Alloc", 1)
 	}
+	h.noted(Handle{ph})
 	if h.inUse() >= h.occupancy.warnAt {
 		h.occupancy.cross(h)
 	}
@@ -196,6 +204,7 @@ func (h *Heap) AllocN(dst []Handle) error {
 			panic(fmt.Sprintf("descriptors: pool refused slot %d of %d it said were available: %v", i+1, len(dst), err))
 		}
 		dst[i] = Handle{ph}
+		h.noted(dst[i])
 	}
 	if h.inUse() >= h.occupancy.warnAt {
 		h.occupancy.cross(h)
@@ -341,6 +350,7 @@ func (h *Heap) exhausted(call string, want int) error {
 	st := h.pool.Stats()
 	h.last = Refusal{Err: ErrHeapExhausted, Heap: h.name, Call: call, Want: want,
 		Live: st.InUse, Peak: st.PeakInUse, Pending: st.Pending, Retired: st.Retired, Capacity: st.Capacity}
+	h.logExhausted(st.TotalCreated, st.InUse)
 	return ErrHeapExhausted
 }
 
@@ -378,6 +388,7 @@ func (h *Heap) Grow(capacity int) error {
 	if err := h.pool.Grow(capacity); err != nil {
 		return fmt.Errorf("%w: Grow(%d) on heap %q: %w", ErrInvalidCapacity, capacity, h.name, err)
 	}
+	h.notes = append(h.notes, make([]note, capacity-old)...)
 	h.occupancy.grown(h, old)
 	return nil
 }
@@ -386,7 +397,9 @@ func (h *Heap) Grow(capacity int) error {
 // ErrInUse, changing nothing, while slots are live or pending: free them
 // and Drain the clock first (pending slots are reclaimed only when the
 // clock proves their frames complete), so every device object has been
-// released. Close is idempotent.
+// released. The error lists each live slot with its name (SetName), index
+// and creation frame, formatted here, outside frames. Close is
+// idempotent.
 func (h *Heap) Close() error {
 	if h.releasing {
 		return h.refuse(ErrReentrant, "Close", Handle{})
@@ -395,8 +408,8 @@ func (h *Heap) Close() error {
 		return nil
 	}
 	if live, pending := h.pool.Len(), h.pool.Pending(); live > 0 || pending > 0 {
-		return fmt.Errorf("%w: heap %q has %d live and %d pending slots (free them, then Drain the clock)",
-			ErrInUse, h.name, live, pending)
+		return fmt.Errorf("%w: heap %q has %d live and %d pending slots (free them, then Drain the clock)%s",
+			ErrInUse, h.name, live, pending, h.leaks())
 	}
 	if err := h.clock.Unfollow(&h.follow); err != nil {
 		return fmt.Errorf("descriptors: %w", err)

@@ -121,6 +121,9 @@ else
 	stage fail stress
 fi
 
+echo "== steady-frame gate: the texture-array sprite path (scripts/ci-arrays.sh)"
+if ./scripts/ci-arrays.sh "$logdir/stress" "$logdir"; then stage ok arrays; else stage fail arrays; fi
+
 echo "== steady-frame gate: -selftest must fail, naming the injected allocation"
 if "$logdir/stress" -workers 4 -frames 600 -audio oto -selftest >"$logdir/selftest.log" 2>&1; then
 	tail -n 30 "$logdir/selftest.log"

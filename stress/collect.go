@@ -22,6 +22,7 @@ func (r *renderer) buildReport(snd *scene.Audio, wall time.Duration) *report {
 			Selftest: cfg.selftest, Seed: cfg.seed, Settle: cfg.settle, MinFrames: cfg.minFrames, FPS: cfg.fps,
 			PlayRate: cfg.playRate, SpawnRate: cfg.spawnRate, ChurnRate: cfg.churnRate,
 			Uploads: cfg.uploadsPer, UploadBytes: cfg.uploadBytes, Sprites: cfg.Sprites,
+			SpritePath: cfg.spritePath,
 		},
 		Backend: r.scene.Backend, Audio: snd.Name, Wall: wall.Seconds(),
 		Frames: r.frame, SteadyFrames: g.Armed,
@@ -75,6 +76,7 @@ func (r *renderer) buildReport(snd *scene.Audio, wall time.Duration) *report {
 	ps, as := r.objects.pool.Stats(), r.objects.visible.Stats()
 	rep.Objects = objectSection{Budget: ps.Capacity, Live: ps.InUse, Peak: ps.PeakInUse, HighWater: ps.HighWater,
 		Created: ps.TotalCreated, Refused: ps.Refused, ArenaPeak: as.PeakInUse}
+	rep.Sprites = r.spr.section(cfg.spritePath, cfg.Sprites)
 	vs := snd.Engine.Stats()
 	rep.Voices = voiceSection{
 		Active: vs.Active, Peak: vs.Peak, Capacity: vs.MaxVoices, Refused: vs.Refusals,

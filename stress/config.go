@@ -21,6 +21,7 @@ type config struct {
 	workers       int
 	duration      time.Duration
 	headless      bool
+	spritePath    string // -sprite-path: pathBind or pathArray
 	selftest      bool
 	report        string
 	seed          int64
@@ -64,6 +65,7 @@ func defaultConfig() config {
 	return config{
 		Options:        scene.Options{Sprites: 400, Audio: "auto", Log: "text"},
 		workers:        4,
+		spritePath:     pathBind,
 		seed:           1,
 		occupancyEvery: time.Second,
 		progressEvery:  time.Second,
@@ -108,6 +110,7 @@ func parseConfig(args []string, usage io.Writer) (config, error) {
 	fs.IntVar(&c.workers, "workers", c.workers, "worker goroutines issuing play requests, object spawns, texture churn and upload traffic (1.."+itoa(maxWorkers)+")")
 	fs.DurationVar(&c.duration, "duration", c.duration, "run time (default "+defaultDuration.String()+" unless -frames is given); with both, the run stops at whichever comes first; honoured whatever the -fps pacing")
 	fs.BoolVar(&c.headless, "headless", c.headless, "CPU backends for descriptors and upload instead of OpenGL (no window)")
+	fs.StringVar(&c.spritePath, "sprite-path", c.spritePath, "how sprites are drawn: bind (a texture bound per draw) or array (one draw from a texture array, slots streamed per sprite; needs OpenGL)")
 	fs.BoolVar(&c.selftest, "selftest", c.selftest, "inject one deliberate allocation into a steady frame; the run must fail naming it")
 	fs.StringVar(&c.report, "report", c.report, "write report.json and occupancy.svg into this directory (an interrupted run writes its partial report too)")
 	fs.Int64Var(&c.seed, "seed", c.seed, "seed for the workers' request streams")
@@ -146,6 +149,10 @@ func (c *config) validate() error {
 		return bad("frames", c.Frames, "-selftest needs more than -settle + "+itoa(selftestAfter)+" frames")
 	case c.fps < 0 || c.fps > maxFPS || c.fps != c.fps:
 		return bad("fps", c.fps, "want 0.."+itoa(maxFPS))
+	case c.spritePath != pathBind && c.spritePath != pathArray:
+		return bad("sprite-path", c.spritePath, "want bind or array")
+	case c.spritePath == pathArray && c.headless:
+		return bad("sprite-path", c.spritePath, "the array path draws with OpenGL; drop -headless")
 	case c.occupancyEvery < 0:
 		return bad("occupancy-every", c.occupancyEvery, "must not be negative")
 	case c.progressEvery <= 0:

@@ -94,6 +94,13 @@
 // llvmpipe) and stops it as the last teardown step; -headless uses the CPU
 // backends instead.
 //
+// -sprite-path array draws the sprites from a texture array
+// (descriptors/glarray) in one draw a frame, their layers streamed per
+// sprite, and churns one of its textures every frame; the default, bind,
+// binds a texture per draw. The report's sprites line gives the draw
+// calls a frame and the sprite draws' GPU time from timer queries, for
+// comparing the two.
+//
 // # Ownership
 //
 // The main goroutine is the render goroutine: it is locked to the main OS

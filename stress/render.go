@@ -44,6 +44,7 @@ type renderer struct {
 	// spriteTex picks sprite i's texture; made once so passing it to
 	// Write does not allocate a closure per frame.
 	spriteTex func(i int) uint32
+	spr       spriteDraw // -sprite-path: the array path's state, draw counts, GPU times
 	occ       *occupancyLog
 	snd       *scene.Audio // the workers' player; the voice-storm probes it
 	dir       *director    // the -scenario plan; nil without one
@@ -300,7 +301,13 @@ func (r *renderer) upload(q request) {
 // the sprites arena, then, in a window, draws them.
 func (r *renderer) draw() {
 	w, h := r.area()
-	spriteOff, spriteRuns := r.drawSprites(w, h)
+	var spriteOff, spriteN int
+	var spriteRuns []quads.Run
+	if r.spr.arr != nil {
+		spriteOff, spriteN = r.drawSpriteArray(w, h)
+	} else {
+		spriteOff, spriteRuns = r.drawSprites(w, h)
+	}
 	if err := r.objects.step(1.0/60, w, h); err != nil {
 		r.fail(err)
 	}
@@ -317,7 +324,17 @@ func (r *renderer) draw() {
 	}
 	if r.win != nil {
 		r.win.Clear(0.08, 0.09, 0.12)
-		r.win.Draw(spriteOff, spriteRuns)
+		r.spr.timer.Begin()
+		if r.spr.arr != nil {
+			iw, ih := r.win.Size()
+			r.spr.arr.Draw(r.win.Buffer, spriteOff, spriteN, iw, ih)
+			r.spr.draws++
+		} else {
+			r.win.Draw(spriteOff, spriteRuns)
+			r.spr.draws += uint64(len(spriteRuns))
+		}
+		r.spr.timer.End()
+		r.spr.frames++
 		r.win.Draw(objOff, objRuns)
 	}
 }

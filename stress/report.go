@@ -40,6 +40,7 @@ type report struct {
 	Descriptors descSection      `json:"descriptors"`
 	Upload      []arenaSection   `json:"upload"`
 	Objects     objectSection    `json:"objects"`
+	Sprites     spriteSection    `json:"sprites"`
 	Voices      voiceSection     `json:"voices"`
 	Queues      []queueSection   `json:"queues"`
 	Churn       churnSection     `json:"churn"`
@@ -77,6 +78,7 @@ type reportConfig struct {
 	Uploads     int     `json:"uploads_per_worker_frame"`
 	UploadBytes int     `json:"upload_bytes"`
 	Sprites     int     `json:"sprites"`
+	SpritePath  string  `json:"sprite_path"`
 }
 
 // guardSection is the guard's Report. The guard counts spans: windows
@@ -249,6 +251,7 @@ func (r *report) writeText(w io.Writer) {
 	o := r.Objects
 	p("  objects    %d live at end, peak %d, high-water %d of a pool of %d; %d created, %d refused; up to %d visible a frame",
 		o.Live, o.Peak, o.HighWater, o.Budget, o.Created, o.Refused, o.ArenaPeak)
+	p("  sprites    %s", r.Sprites.text())
 	v := r.Voices
 	p("  voices     %d active at end, peak %d of %d; %d played, %d refused, %d stolen, %d queue-full, %d underruns; mix max %.3f ms",
 		v.Active, v.Peak, v.Capacity, v.Played, v.Refused, v.Stolen, v.QueueFull, v.Underruns, v.MixMax)

@@ -141,6 +141,9 @@ func newRenderer(cfg *config, logger *slog.Logger, rs *scene.Render, g *guard.Gu
 	}
 	n := cfg.Sprites
 	r.spriteTex = func(i int) uint32 { return rs.Tex.Name(r.tex.Level(i * scene.LevelTextures / n)) }
+	if err := r.openSpriteArray(logger); err != nil {
+		return nil, err
+	}
 	r.occ = newOccupancyLog(logger, rs.Heap.Capacity(), cfg.occupancyEvery, r.arenas)
 	r.prog = newProgress(stdout, cfg.Frames, cfg.duration, cfg.progressEvery)
 	if cfg.plan != nil {

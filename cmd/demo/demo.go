@@ -37,6 +37,7 @@ type demo struct {
 
 	spriteQuads, partQuads, panelQuads *quads.Writer
 	spriteTex                          func(i int) uint32
+	spr                                spriteDraw // -sprite-path
 
 	resized     bool // a resize or R is waiting for its font rebake
 	swapPending bool
@@ -93,6 +94,9 @@ func newDemo(o options, logger *slog.Logger) (*demo, error) {
 	}
 	d.slots = newSlotTracker(d.r.Tex, d.r.Clock, d.r.Heap.Capacity())
 	d.storms = newStorms(d.r.Heap.Capacity())
+	if err := d.openSprites(); err != nil {
+		return nil, err
+	}
 	ok = true
 	return d, nil
 }
@@ -246,13 +250,11 @@ func (d *demo) bounceEvents() {
 // panel from the renderer arena.
 func (d *demo) draw() error {
 	d.win.Clear(0.07, 0.08, 0.11)
-	off, err := d.begin(d.spriteQuads, scene.ArenaSprites, d.sim.Len())
-	if err != nil {
+	if err := d.drawSprites(); err != nil {
 		return err
 	}
-	d.sim.Write(d.spriteQuads, d.spriteTex)
-	d.win.Draw(off, d.spriteQuads.Runs())
-	if off, err = d.begin(d.partQuads, scene.ArenaParticles, d.parts.capacity()); err != nil {
+	off, err := d.begin(d.partQuads, scene.ArenaParticles, d.parts.capacity())
+	if err != nil {
 		return err
 	}
 	d.parts.write(d.partQuads, d.r.Tex.Name(d.tex.White()))

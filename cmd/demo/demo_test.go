@@ -48,6 +48,8 @@ func TestOptions(t *testing.T) {
 		{[]string{"-width", "100"}, "-width 100"},
 		{[]string{"-height", "99999"}, "-height 99999"},
 		{[]string{"-log", "xml"}, "-log xml"},
+		{[]string{"-sprite-path", "array"}, ""},
+		{[]string{"-sprite-path", "atlas"}, "-sprite-path atlas: want bind or array"},
 		{[]string{"-frames", "ten"}, "invalid value"},
 		{[]string{"-nope"}, "not defined"},
 		{[]string{"-keys", "L@20,V@100,u@5"}, ""},

@@ -43,6 +43,7 @@ type options struct {
 	width      int
 	height     int
 	auto       bool
+	spritePath string     // -sprite-path: pathBind or pathArray
 	keys       []keyPress // -keys, in frame order
 }
 
@@ -69,7 +70,7 @@ func parseKeys(s string) ([]keyPress, error) {
 }
 
 func parseOptions(args []string, usage io.Writer) (options, error) {
-	o := options{Options: scene.Options{Sprites: 300, Audio: "auto", Log: "text"}, width: 1024, height: 640}
+	o := options{Options: scene.Options{Sprites: 300, Audio: "auto", Log: "text"}, width: 1024, height: 640, spritePath: pathBind}
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(usage)
 	o.Register(fs, "stop after this many frames (0: run until the window is closed)")
@@ -77,6 +78,7 @@ func parseOptions(args []string, usage io.Writer) (options, error) {
 	fs.IntVar(&o.width, "width", o.width, "window width in pixels (320..4096)")
 	fs.IntVar(&o.height, "height", o.height, "window height in pixels (240..4096)")
 	fs.BoolVar(&o.auto, "auto", o.auto, "press the keys by itself: a quality swap every 2 s, a resize every 3 s, a sound every second")
+	fs.StringVar(&o.spritePath, "sprite-path", o.spritePath, "how sprites are drawn: bind (a texture bound per draw) or array (one draw from a texture array)")
 	keys := fs.String("keys", "", "press these keys at these frames, as KEY@FRAME,... (L leak or fix, V voice storm, U upload flood, Q quality, R rebake)")
 	err := o.Parse(fs, args, errUsage, func() error {
 		if *keys != "" {
@@ -99,6 +101,8 @@ func (o *options) check() error {
 		return scene.BadFlag("width", o.width, "want 320..4096")
 	case o.height < 240 || o.height > 4096:
 		return scene.BadFlag("height", o.height, "want 240..4096")
+	case o.spritePath != pathBind && o.spritePath != pathArray:
+		return scene.BadFlag("sprite-path", o.spritePath, "want bind or array")
 	}
 	return nil
 }
@@ -122,6 +126,7 @@ func run(args []string, stderr io.Writer) int {
 	start := time.Now()
 	loopErr := d.loop()
 	frames := d.frame
+	d.logSprites()
 	shotErr := d.saveScreenshot(o.screenshot)
 	tdErr := d.teardown()
 	logger.Info("demo: done", "frames", frames, "seconds", time.Since(start).Seconds())

@@ -66,6 +66,7 @@ type Manager struct {
 	subImage   subImageFromBuffer // resolved by New on the Manager's context
 	maxSize    int
 	rel        releaser
+	labelled   bool // the context has KHR_debug: CreateNamed labels textures
 
 	created, deleted, staged, direct uint64
 }
@@ -119,6 +120,7 @@ func New(d Desc) (*Manager, error) {
 	var max int32
 	gl.GetIntegerv(gl.MAX_TEXTURE_SIZE, &max)
 	m.maxSize = int(max)
+	m.labelled = glcaps.HasDebugLabels()
 	return m, nil
 }
 

@@ -96,7 +96,8 @@ type Textures struct {
 
 // NewTextures loads the population through tx at the given font scale
 // (1..MaxFontScale): the level load, which a game runs before its frames
-// are steady. heap is tx's heap, read for the recycling figure.
+// are steady. heap is tx's heap, read for the recycling figure and told
+// each texture's name (the leak report's and exhaustion record's).
 func NewTextures(tx Texturer, heap *descriptors.Heap, fontScale int) (*Textures, error) {
 	a, err := font.NewAtlas(clampScale(fontScale), FontPerPage)
 	if err != nil {
@@ -114,7 +115,7 @@ func NewTextures(tx Texturer, heap *descriptors.Heap, fontScale int) (*Textures,
 	for i := range 4 {
 		t.pix[i] = 0xff
 	}
-	t.white = t.create(1, 1, t.pix[:4], FilterLinear)
+	t.white = t.named(t.create(1, 1, t.pix[:4], FilterLinear), whiteName)
 	if err := t.bake(); err != nil {
 		return nil, err
 	}
@@ -181,7 +182,7 @@ func (t *Textures) bake() error {
 		if err := t.atlas.BakePage(i, page); err != nil {
 			return fmt.Errorf("scene: font page %d: %w", i, err)
 		}
-		t.font[i] = t.create(t.atlas.PageW, t.atlas.PageH, page, FilterNearest)
+		t.font[i] = t.named(t.create(t.atlas.PageW, t.atlas.PageH, page, FilterNearest), fontNames[i])
 	}
 	return nil
 }
@@ -204,7 +205,7 @@ func (t *Textures) loadQuality() {
 	px := t.pix[:n*n*4]
 	for i := range t.quality {
 		checker(px, n, i, t.high)
-		t.quality[i] = t.create(n, n, px, FilterLinear)
+		t.quality[i] = t.named(t.create(n, n, px, FilterLinear), qualityNames[i])
 	}
 }
 
@@ -226,7 +227,7 @@ func (t *Textures) loadLevel() {
 		for a := 3; a < len(px); a += 4 {
 			px[a] = 0xff
 		}
-		t.level[i] = t.create(levelSize, levelSize, px, FilterLinear)
+		t.level[i] = t.named(t.create(levelSize, levelSize, px, FilterLinear), levelNames[i])
 	}
 }
 

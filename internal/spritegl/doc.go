@@ -1,0 +1,18 @@
+// Package spritegl draws the commands' sprites from texture arrays
+// (descriptors/glarray): the sprite textures are layers of one array,
+// each sprite's layer is streamed with its instance through an upload
+// arena, and one instanced draw a frame draws every sprite however many
+// textures are live. It also times GPU work with GL timer queries, for
+// comparing that path with binding a texture per draw.
+//
+// # Ownership
+//
+// An Array and a Timer belong to the render goroutine with the GL context
+// current; neither is safe for concurrent use.
+//
+// # Lifetime
+//
+// An Array lives from New until Close, which runs after Release and after
+// the frame clock has drained, and before the clock closes. A Timer's
+// queries live from NewTimer until Release.
+package spritegl
