@@ -137,9 +137,11 @@ func TestClassFullRecordNamesTheOldest(t *testing.T) {
 			return err
 		}
 		refuse := func() error {
-			if _, err := r.tex.Create(0, nil, "refused"); !errors.Is(err, descriptors.ErrHeapExhausted) ||
-				!strings.Contains(err.Error(), `"textures/four"`) {
-				t.Errorf("Create in a full class: %v", err)
+			if _, err := r.tex.Create(0, nil, "refused"); err != descriptors.ErrHeapExhausted {
+				t.Errorf("Create in a full class: %v, want the bare ErrHeapExhausted", err)
+			}
+			if last := r.tex.Heap(0).LastRefusal().String(); !strings.Contains(last, `"textures/four"`) {
+				t.Errorf("the class heap's LastRefusal %q does not name the class", last)
 			}
 			return nil
 		}
