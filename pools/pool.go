@@ -215,10 +215,10 @@ func (p *Pool[T]) Valid(h Handle[T]) bool {
 }
 
 // Clear destroys every live element and releases every outstanding
-// reservation: every handle and every Reservation turns stale, the
-// capacity is unchanged (retired slots stay retired) and the pool is
-// immediately reusable, handing out the lowest free index first as a new
-// pool does. Pending slots stay pending, in their order and with their
+// reservation. Every handle and every Reservation turns stale. The
+// capacity is unchanged (retired slots stay retired). The pool is
+// immediately reusable and hands out the lowest free index first, as a
+// new pool does. Pending slots stay pending, in their order and with their
 // elements: a device may still reference them, so only Reclaim frees
 // them. Clear is O(capacity). Per-frame workloads belong in an Arena,
 // whose Reset is O(in use).
