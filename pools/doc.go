@@ -9,16 +9,17 @@
 //     handle to a destroyed object reads as stale. It never aliases the
 //     object that reused its slot. Pool.Reserve claims a batch of slots up
 //     front, all or nothing.
-//   - Pool.DestroyAfter ends an object whose device counterpart a GPU
-//     frame may still use. The handle dies at once. The slot waits,
-//     pending, until Pool.Reclaim learns the frame completed. Reclaim then
-//     hands the value back for the caller to release.
 //   - Arena[T] is per-frame scratch. Alloc bumps a cursor. Reset, once a
 //     frame, zeroes what was used and rewinds.
 //   - Slots[T] is a fixed-capacity bitmask pool addressed by slot index.
 //     Acquire takes the lowest free slot, and a full pool is an ordinary
 //     outcome. NextLive and All walk the live set, and the walker may
 //     release the slot it stands on.
+//
+// Pool.DestroyAfter ends an object whose device counterpart a GPU frame
+// may still use. The handle dies at once. The slot waits, pending, until
+// Pool.Reclaim learns the frame completed. Reclaim then hands the value
+// back for the caller to release.
 //
 // Every kind has a budget set at construction. Nothing grows by itself. A
 // request beyond the budget is refused with ErrBudgetExhausted (or

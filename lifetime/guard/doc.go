@@ -107,10 +107,10 @@
 // Report.Cost is the guard's own time per armed frame spent counting. It
 // is a distribution (mean, p50, p99, max), plus the total spent reporting
 // flagged spans. BenchmarkGuardFrame compares Window 1 with the default
-// window, idle and with busy goroutines. The default window is about 50
-// times cheaper per clean frame. The one frame in 32 that reads still
-// stops the world, so the max is unchanged. docs/guard.md has the
-// measurements and their commands.
+// window, idle and with busy goroutines. The default window costs a clean
+// frame far less. The one frame in 32 that reads still stops the world,
+// so the max is unchanged. docs/guard.md has the measurements and their
+// commands.
 //
 // # Ownership
 //
