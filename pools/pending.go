@@ -4,14 +4,14 @@ package pools
 // whose slot a device may still reference, so the slot waits off the free
 // list until the frame that could reference it completes.
 
-// DestroyAfter ends h's element at once, as Destroy does (h and every copy
+// DestroyAfter ends h's element at once, as Destroy does. h and every copy
 // are stale from now on: Get, Valid, Destroy and DestroyAfter with them
-// fail), but keeps the slot pending, off the free list, until Reclaim is
+// fail. But the slot stays pending, off the free list, until Reclaim is
 // told that the device frame serial has completed. The element keeps its
-// value until then (and the garbage collector what the value references),
-// because what it names (a GPU texture, a buffer) may still be in use by
-// that frame: Reclaim hands the value back for the caller to release the
-// device object. A pending slot counts against the budget like a live one.
+// value until then, and the garbage collector keeps what the value
+// references. What it names (a GPU texture, a buffer) may still be in use
+// by that frame. Reclaim hands the value back for the caller to release
+// the device object. A pending slot counts against the budget like a live one.
 //
 // Pending slots form a queue reclaimed oldest first: a slot waits for
 // every slot pending before it as well as for its own serial. Serials that
@@ -49,9 +49,9 @@ func (p *Pool[T]) DestroyAfter(h Handle[T], serial uint64) error {
 }
 
 // Reclaim takes the oldest pending slot if the frame it waits for is at or
-// below completed, and returns its index and the element it held, which
-// it zeroes in the pool: the caller releases the device object the value
-// names (glDeleteTextures of a GL name stored in T, say). The slot goes on
+// below completed. It returns the slot's index and the element it held,
+// which it zeroes in the pool. The caller releases the device object the
+// value names (glDeleteTextures of a GL name stored in T, say). The slot goes on
 // top of the free list, so the next Create reuses it before any slot freed
 // earlier or never used, unless its generation is spent, in which case it
 // retires for good (Stats.Retired) as with Destroy. When no pending slot's
@@ -86,11 +86,11 @@ func (p *Pool[T]) Reclaim(completed uint64) (index uint32, elem T, ok bool) {
 	return i, elem, true
 }
 
-// ReclaimInto is Reclaim for up to len(dst) slots at once, for a pool
-// whose elements name nothing the caller must release: it reclaims the
-// oldest pending slots whose frames are at or below completed, as many
-// Reclaim calls would, writes their indices into dst, oldest first,
-// zeroes their elements without returning them, and returns how many it
+// ReclaimInto is Reclaim for up to len(dst) slots at once. It is for a
+// pool whose elements name nothing the caller must release. It reclaims
+// the oldest pending slots whose frames are at or below completed, as many
+// Reclaim calls would. It writes their indices into dst, oldest first, and
+// zeroes their elements without returning them. It returns how many it
 // reclaimed. One loop over the queue with the pool's fields in registers
 // costs about half the instructions per slot of calling Reclaim in a loop
 // (BenchmarkChurn in descriptors). It is O(n) and allocates nothing.

@@ -232,10 +232,10 @@ func (p *Pool[T]) Slot(h Handle[T]) (uint32, bool) {
 }
 
 // Clear destroys every live element and releases every outstanding
-// reservation: every handle and every Reservation turns stale, the
-// capacity is unchanged (retired slots stay retired) and the pool is
-// immediately reusable, handing out the lowest free index first as a new
-// pool does. Pending slots stay pending, in their order and with their
+// reservation. Every handle and every Reservation turns stale. The
+// capacity is unchanged (retired slots stay retired). The pool is
+// immediately reusable and hands out the lowest free index first, as a
+// new pool does. Pending slots stay pending, in their order and with their
 // elements: a device may still reference them, so only Reclaim frees
 // them. Clear is O(capacity). Per-frame workloads belong in an Arena,
 // whose Reset is O(in use).
@@ -381,8 +381,8 @@ func (p *Pool[T]) Stats() Stats {
 // The tag (8 bits above the 24-bit index) names the pool that issued
 // the handle: every lookup refuses a handle of another pool as
 // ErrInvalidHandle, even when its index and generation match a live slot
-// of its own. Pools take the tags 0 to 254 in turn as they are made, so
-// two pools share one only if 254 others were made between them; a
+// of its own. Pools take the tags 0 to 254 in turn as they are made. So
+// two pools share one only if 254 others were made between them. A
 // program that keeps more pools than that alive loses this check (not
 // the generation check) between some of them.
 //

@@ -90,8 +90,8 @@ type Reservation[T any] struct {
 }
 
 // Reserve takes n free slots out of the pool for the caller to construct
-// later, all or nothing: when n slots are not free it returns
-// ErrBudgetExhausted and nothing changes, so a batch that does not fit is
+// later, all or nothing. When n slots are not free it returns
+// ErrBudgetExhausted and nothing changes. So a batch that does not fit is
 // never half admitted. The entries of outstanding reservations, claimed
 // or not, share one table of Cap entries; keeping claimed reservations
 // unreleased can exhaust it while slots are free, so Release a reservation

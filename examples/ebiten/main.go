@@ -1,9 +1,10 @@
 // Command ebiten plays sound through package voices inside an Ebitengine
 // game. Ebitengine owns the process's audio output (its oto context), so
-// the voices engine does not open one: it renders into a voices.Pull,
-// which an Ebitengine player reads like any float32 stereo stream. The
-// game plays a looping 440 Hz tone for -frames frames, stops it with
-// StopAll (after which the tone's memory is the game's again) and exits.
+// the voices engine does not open one. It renders into a voices.Pull
+// instead. An Ebitengine player reads that like any float32 stereo
+// stream. The game plays a looping 440 Hz tone for -frames frames. It
+// stops the tone with StopAll, after which the tone's memory is the
+// game's again, and exits.
 //
 //	go run . -frames 120
 //

@@ -1,26 +1,32 @@
 // Command renderer is steadyframe's integration guide: a small OpenGL
 // renderer that embeds the library the way an application does. It is a
-// module of its own, so it reaches the library through its public
+// module of its own. So it reaches the library through its public
 // packages only, on a window and GL context it makes itself.
 //
-// Each frame it draws a few textured quads: the textures live in the
-// descriptor heap (descriptors/gltex), uploaded through a staging arena;
-// the vertices are written into an upload arena (upload, upload/glbuf);
-// one frame clock fenced with GL sync objects (lifetime/frame,
-// lifetime/glfence) drives them all. Now and then it replaces a texture
-// (deferred deletion) and loads a "level" whose buffer is recycled
-// through frame.Deferred; it plays a short tone a few times (voices); and
-// it shuts down in a declared order (lifetime/teardown).
+// Each frame it draws a few textured quads:
+//
+//   - The textures live in the descriptor heap (descriptors/gltex),
+//     uploaded through a staging arena.
+//   - The vertices are written into an upload arena (upload,
+//     upload/glbuf).
+//   - One frame clock fenced with GL sync objects (lifetime/frame,
+//     lifetime/glfence) drives them all.
+//
+// Now and then it replaces a texture (deferred deletion). It loads a
+// "level" whose buffer is recycled through frame.Deferred. It plays a
+// short tone a few times (voices). It shuts down in a declared order
+// (lifetime/teardown).
 //
 //	go run . -frames 300
 //	go run . -frames 120 -verify -hidden
 //	go run . -frames 480 -guard -hidden
 //
-// -verify reads every live texture back with glGetTextureImage, compares
-// it with the pixels uploaded, prints "verify: N textures, M mismatches"
-// and exits 1 on any mismatch. -guard wraps every frame in the allocation
-// guard (lifetime/guard) and exits 1 if a steady frame allocates; it needs
-// 420 frames or more for a verdict (120 to settle, 300 checked).
+// -verify reads every live texture back with glGetTextureImage and
+// compares it with the pixels uploaded. It prints "verify: N textures, M
+// mismatches" and exits 1 on any mismatch. -guard wraps every frame in the
+// allocation guard (lifetime/guard) and exits 1 if a steady frame
+// allocates. It needs 420 frames or more for a verdict (120 to settle,
+// 300 checked).
 package main
 
 import (

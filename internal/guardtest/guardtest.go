@@ -34,12 +34,12 @@ type Refusal struct {
 }
 
 // Refusals checks every refusal in rs against all, the package's
-// sentinels: the call must return its sentinel bare (==), a switch must
-// pick it, and errors.Is must match it against its own sentinel
-// and no other. Each form runs under testing.AllocsPerRun and then at
-// least a million times (up to total) in guarded frames, and any
-// allocation fails t, named by the guard's site. It skips under the race
-// detector, which allocates for itself.
+// sentinels. The call must return its sentinel bare (==). A switch must
+// pick it. errors.Is must match it against its own sentinel and no other.
+// Each form runs under testing.AllocsPerRun, then at least a million
+// times (up to total) in guarded frames. Any allocation fails t, named by
+// the guard's site. It skips under the race detector, which allocates for
+// itself.
 func Refusals(t *testing.T, all []error, rs []Refusal, total int) {
 	t.Helper()
 	testenv.SkipUnderRace(t)

@@ -1,7 +1,7 @@
-// Package pcmcheck measures audio the way the audio tests judge it:
-// decode the device's float32 LE stereo bytes, then estimate a tone's
+// Package pcmcheck measures audio the way the audio tests judge it. It
+// decodes the device's float32 LE stereo bytes. It estimates a tone's
 // frequency, peak and RMS level, and the largest sample-to-sample jump (a
-// click); fit a sine of known frequency by least squares to read its
+// click). It fits a sine of known frequency by least squares to read its
 // level, and what is left once it is subtracted: THD+N, images, clicks.
 // voices' unit tests and otodev's capture tests share it, so both judge
 // sound by the same rules.
@@ -13,7 +13,7 @@
 // # Lifetime
 //
 // Stereo, FitTone (its Residual) and Float32 return new slices the caller
-// owns; nothing is retained.
+// owns. Nothing is retained.
 package pcmcheck
 
 import (

@@ -37,10 +37,10 @@ func Arenas() []upload.ArenaDesc {
 	}
 }
 
-// Render is what both commands render with: one frame clock and the
-// managers that follow it (the upload Set on the Arenas layout and the
-// descriptor heap), the Texturer that makes textures in that heap, and,
-// in a window, the Window. A renderer opens and closes each frame on
+// Render is what both commands render with. It holds one frame clock and
+// the managers that follow it: the upload Set on the Arenas layout and the
+// descriptor heap. It also holds the Texturer that makes textures in that
+// heap and, in a window, the Window. A renderer opens and closes each frame on
 // Clock alone; the Set and the heap follow it.
 //
 // A Render belongs to the render goroutine (with a window, the main
@@ -80,9 +80,9 @@ type RenderDesc struct {
 }
 
 // OpenHeadless builds the CPU backends: CPU fences, the upload Set in
-// plain memory, and bare descriptor slots whose pixels are copied into
-// the renderer arena as a GL upload through a pixel unpack buffer would
-// be, so a headless run carries the same upload traffic as a windowed one.
+// plain memory, and bare descriptor slots. A slot's pixels are copied into
+// the renderer arena, as a GL upload through a pixel unpack buffer would
+// be. So a headless run carries the same upload traffic as a windowed one.
 func OpenHeadless(d RenderDesc) (*Render, error) {
 	clock, err := frame.NewClock(frame.ClockDesc{})
 	if err != nil {

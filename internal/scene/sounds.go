@@ -67,11 +67,11 @@ type Audio struct {
 	clips [Effects + 1]voices.Clip
 }
 
-// OpenAudio opens the engine on the device mode asks for ("oto" must open
-// the sound card, ALSA on Linux: point it at a file on a machine without
-// one; "offline" renders on a real-time simulated clock; "auto" tries oto
-// and lets the engine fall back), loads the effects and the music into
-// banks and starts the music. It allocates everything Play needs.
+// OpenAudio opens the engine on the device mode asks for. "oto" must open
+// the sound card (ALSA on Linux; point it at a file on a machine without
+// one). "offline" renders on a real-time simulated clock. "auto" tries oto
+// and lets the engine fall back. OpenAudio loads the effects and the music
+// into banks and starts the music. It allocates everything Play needs.
 func OpenAudio(mode string, logger *slog.Logger) (*Audio, error) {
 	desc := voices.EngineDesc{Policy: voices.PolicySteal, Logger: logger}
 	name := "oto"

@@ -20,13 +20,13 @@ const (
 )
 
 // Plan is the scene's shutdown order as a teardown.Plan, built and
-// validated but not run. It encodes the reference engine's two lessons:
-// voices stop before the sound memory they read is released (and the
-// device closes after both), and the frames drain before the GL objects
-// they may still read are deleted: textures are freed, the clock is
-// drained (which reclaims the slots and deletes the textures), the heap
-// closes and the upload buffer is unmapped, then the clock closes, and
-// the GL context goes last. The Uses edges make the plan refuse any
+// validated but not run. It encodes the reference engine's two lessons.
+// First, voices stop before the sound memory they read is released, and
+// the device closes after both. Second, the frames drain before the GL
+// objects they may still read are deleted. So textures are freed and the
+// clock is drained, which reclaims the slots and deletes the textures.
+// Then the heap closes, the upload buffer is unmapped and the clock
+// closes. The GL context goes last. The Uses edges make the plan refuse any
 // reordering that would release something still in use.
 //
 // textures is the Textures to free; nil when the first frame never loaded

@@ -34,12 +34,12 @@ type Texturer interface {
 	Name(h descriptors.Handle) uint32
 }
 
-// The texture population, after the reference engine: a loaded level on
-// LoadedSlots slots (a white texel for untextured quads, the font atlas
-// pages, QualityTextures quality textures and the level's own
-// LevelTextures), quality swaps that replace all the quality textures at
-// the other resolution, font rebakes that recycle the atlas pages, and
-// level transitions that free and reload the level set.
+// The texture population, after the reference engine. A loaded level
+// takes LoadedSlots slots: a white texel for untextured quads, the font
+// atlas pages, QualityTextures quality textures and the level's own
+// LevelTextures. Quality swaps replace all the quality textures at the
+// other resolution. Font rebakes recycle the atlas pages. Level
+// transitions free and reload the level set.
 const (
 	LevelTextures   = 194
 	QualityTextures = 30

@@ -42,9 +42,9 @@ type Window struct {
 	resized bool
 }
 
-// OpenWindow opens the window and builds the GL backends: GL sync objects
-// fence the frame clock, glbuf maps the upload Set's buffer, and gltex
-// makes a GL texture per slot, staging its pixels through the renderer
+// OpenWindow opens the window and builds the GL backends. GL sync objects
+// fence the frame clock, and glbuf maps the upload Set's buffer. gltex
+// makes a GL texture per slot. It stages the pixels through the renderer
 // arena as a pixel unpack buffer fenced with the frame. It must run on the
 // main OS thread. On error it releases what it made.
 func OpenWindow(d RenderDesc) (r *Render, err error) {

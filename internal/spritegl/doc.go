@@ -1,9 +1,9 @@
 // Package spritegl draws the commands' sprites from texture arrays
-// (descriptors/glarray): the sprite textures are layers of one array,
-// each sprite's layer is streamed with its instance through an upload
-// arena, and one instanced draw a frame draws every sprite however many
-// textures are live. It also times GPU work with GL timer queries, for
-// comparing that path with binding a texture per draw.
+// (descriptors/glarray). The sprite textures are layers of one array.
+// Each sprite's layer is streamed with its instance through an upload
+// arena. One instanced draw a frame draws every sprite, however many
+// textures are live. It also times GPU work with GL timer queries, to
+// compare that path with binding a texture per draw.
 //
 // # Ownership
 //

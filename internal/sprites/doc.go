@@ -1,8 +1,9 @@
 // Package sprites is the moving-sprite load the demo and the stress tool
-// draw: a fixed number of sprites bouncing inside the window, stored as
-// flat arrays that are allocated once and refilled every frame, with a
-// per-step list of the sprites that hit a wall (the demo plays a sound for
-// each). It writes its quads through a quads.Writer into upload memory.
+// draw: a fixed number of sprites bouncing inside the window. They are
+// stored as flat arrays that are allocated once and refilled every frame.
+// Each step lists the sprites that hit a wall (the demo plays a sound for
+// each). The package writes its quads through a quads.Writer into upload
+// memory.
 //
 // # Ownership
 //

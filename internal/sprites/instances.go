@@ -11,8 +11,8 @@ import (
 const InstanceBytes = 20
 
 // WriteInstances writes one instance per sprite into dst, sampling array
-// layer layer(i), for one instanced draw of every sprite: the texture
-// array path, where the layer a sprite samples is streamed with it
+// layer layer(i), for one instanced draw of every sprite. This is the
+// texture array path: the layer a sprite samples is streamed with it,
 // instead of a texture being bound per run. It writes as many sprites as
 // dst holds and returns how many it wrote. It does not allocate.
 func (s *Sim) WriteInstances(dst []byte, layer func(i int) uint32) int {

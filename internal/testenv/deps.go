@@ -7,9 +7,9 @@ import (
 )
 
 // Go runs the go command that runs the tests (go test puts it first on
-// PATH) with args, in the environment given as extra KEY=value pairs, and
-// returns its combined output and exit error; it fails the test only when
-// there is no go command. It is the one go runner of the module's tests:
+// PATH) with args. The environment gets the extra KEY=value pairs in env.
+// Go returns the combined output and exit error. It fails the test only
+// when there is no go command. It is the one go runner of the module's tests:
 // the dependency checks, and the checks that read the compiler's output
 // (inlining, type errors).
 func Go(t testing.TB, env []string, args ...string) ([]byte, error) {
@@ -51,10 +51,10 @@ type Dep struct {
 	Cgo      bool   // has cgo files in this build
 }
 
-// Deps lists pkg and everything it imports, with `go list -deps` (and
-// -test when tests is true, so the package's tests count too), in the
-// environment given as extra KEY=value pairs (CGO_ENABLED=0 for a check
-// that the package builds without cgo). It fails the test when go list
+// Deps lists pkg and everything it imports, with `go list -deps`. With
+// tests true it adds -test, so the package's tests count too. The
+// environment gets the extra KEY=value pairs in env, such as CGO_ENABLED=0
+// for a check that the package builds without cgo. It fails the test when go list
 // fails or when the listing does not include pkg itself, so a dependency
 // check cannot pass by looking at nothing.
 func Deps(t testing.TB, pkg string, tests bool, env ...string) []Dep {

@@ -27,10 +27,10 @@ type ClockDesc struct {
 	Timeout time.Duration
 }
 
-// Clock is the frame clock: it hands out monotonically increasing frame
-// serials (the first frame is 1; serial 0 means "no frame"), fences each
-// frame at EndFrame, and at BeginFrame waits only for the frame whose slot is
-// about to be reused (serial - InFlight). The per-frame managers that
+// Clock is the frame clock. It hands out monotonically increasing frame
+// serials (the first frame is 1; serial 0 means "no frame"). It fences
+// each frame at EndFrame. At BeginFrame it waits only for the frame whose
+// slot is about to be reused (serial - InFlight). The per-frame managers that
 // follow it (Follower) hear every frame boundary from it.
 //
 // A Clock belongs to one owner goroutine (the render goroutine for GPU
@@ -189,10 +189,10 @@ func (f *Clock) Completed() uint64 { return f.completed }
 
 // Poll queries the fences without blocking, tells every follower what
 // has completed (Retired) and returns the refreshed Completed serial.
-// After Close it queries nothing and returns Completed unchanged: a
+// After Close it queries nothing and returns Completed unchanged. A
 // closed fence can no longer prove its frame complete (a closed GL fence
-// reports done), and a release run on that false proof would free memory
-// the device may still read. Called from inside a follower it also
+// reports done). A release run on that false proof would free memory the
+// device may still read. Called from inside a follower it also
 // returns Completed unchanged.
 func (f *Clock) Poll() uint64 {
 	if f.closed || f.notifying {

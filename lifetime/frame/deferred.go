@@ -6,12 +6,13 @@ import "fmt"
 // called on the clock's owner goroutine, from inside the Clock call that
 // proved the frame complete (BeginFrame, Poll or Drain), with the argument
 // given to Schedule (a slot index, a handle's bits, a GL name). Like a
-// Follower, it must not call the clock's state-changing methods. It may
-// Schedule more work, keyed like any other to the clock's newest frame
-// (Clock.Last): inside BeginFrame that is the frame being opened, so the
-// work waits for it; inside a Poll or Drain that finds the newest frame
-// complete, the same call runs it too, so a Release that always schedules
-// more never lets that call return.
+// Follower, it must not call the clock's state-changing methods.
+//
+// It may Schedule more work, keyed like any other to the clock's newest
+// frame (Clock.Last). Inside BeginFrame that is the frame being opened, so
+// the work waits for it. Inside a Poll or Drain that finds the newest
+// frame complete, the same call runs the new work too. So a Release that
+// always schedules more never lets that call return.
 //
 // Store a pointer in a Releaser (a *Heap, a *textureTable): putting a
 // pointer in an interface does not allocate, so Schedule stays

@@ -3,9 +3,9 @@ package frame
 import "fmt"
 
 // Follower is a per-frame manager (a descriptor heap, an upload set) that
-// a Clock drives: the clock calls it at every frame boundary, on the
-// clock's owner goroutine, so the manager never takes a frame serial from
-// its user and a renderer opens and closes a frame in one place
+// a Clock drives. The clock calls it at every frame boundary, on the
+// clock's owner goroutine. So the manager never takes a frame serial from
+// its user. A renderer opens and closes a frame in one place
 // (Clock.BeginFrame and Clock.EndFrame).
 //
 // Register a follower with Clock.Follow. Managers keep their Follower in

@@ -16,10 +16,10 @@ const (
 	histBuckets = (63 - histSubBits + 1) * histSub
 )
 
-// Histogram is a fixed-size log-linear histogram of durations, for the
-// per-frame figures a renderer reports (frame time, the time a manager or
-// the allocation guard adds to a frame): Record never allocates, so it
-// may run inside a guarded frame, and quantiles are within about 3% of
+// Histogram is a fixed-size log-linear histogram of durations. It is for
+// the per-frame figures a renderer reports: frame time, or the time a
+// manager or the allocation guard adds to a frame. Record never allocates,
+// so it may run inside a guarded frame. Quantiles are within about 3% of
 // the exact ones. The zero value is ready to use; it is about 15 KiB, so
 // embed it in a long-lived struct rather than on a goroutine's stack.
 //

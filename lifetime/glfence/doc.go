@@ -1,28 +1,28 @@
 // Package glfence implements frame.Fence over OpenGL sync objects
-// (glFenceSync / glClientWaitSync), so a frame.Clock can fence frames on
+// (glFenceSync / glClientWaitSync). So a frame.Clock can fence frames on
 // the GPU: frame.NewClock(frame.ClockDesc{NewFence: glfence.New}).
 //
 // It works on any OpenGL 3.2+ (or GL_ARB_sync) context the application
-// made, with any windowing library, and loaded with gl.Init from
-// github.com/go-gl/gl/v4.5-core/gl; it creates no context of its own. New
-// checks that context (package glcaps) and returns an error matching
+// made, with any windowing library. The context must be loaded with
+// gl.Init from github.com/go-gl/gl/v4.5-core/gl. The package creates no
+// context of its own.
+//
+// New checks that context (package glcaps). It returns an error matching
 // glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded
-// when it is not current, not loaded or too old, so a Clock built on it
-// fails in NewClock rather than crashing in its first frame.
+// when the context is not current, not loaded or too old. So a Clock built
+// on it fails in NewClock rather than crashing in its first frame.
 //
 // # Ownership
 //
 // A Fence belongs to the goroutine that has the GL context current (the
-// render goroutine, locked to its OS thread); it is not safe for
-// concurrent use, and every method must be called with that context
-// current.
+// render goroutine, locked to its OS thread). It is not safe for
+// concurrent use. Every method must be called with that context current.
 //
 // # Lifetime
 //
-// A Fence holds at most one GL sync object: Signal replaces it, a Wait or
-// Done that sees it complete deletes it, and Close deletes it. A fence
-// closed before its sync object was seen complete never reports done
-// again, so a clock that still holds it keeps its frame in flight. Close
-// the fence (a frame.Clock does, in its Close) before the context is
-// destroyed.
+// A Fence holds at most one GL sync object. Signal replaces it. A Wait or
+// Done that sees it complete deletes it, and so does Close. A fence closed
+// before its sync object was seen complete never reports done again. So a
+// clock that still holds it keeps its frame in flight. Close the fence
+// before the context is destroyed; a frame.Clock does, in its Close.
 package glfence

@@ -19,10 +19,11 @@ const DefaultSettleFrames = 120
 const DefaultWindow = 32
 
 // DefaultMinFrames is how many armed frames a run needs before Verdict
-// passes it: five seconds at 60 Hz, so once-a-second work (log lines,
-// progress, churn at the stress tool's default rates) has run inside
-// armed frames several times, and about ten windows of DefaultWindow, so
-// the steady state is seen to stay steady rather than glimpsed once.
+// passes it. That is five seconds at 60 Hz. So once-a-second work (log
+// lines, progress, churn at the stress tool's default rates) has run
+// inside armed frames several times. It is also about ten windows of
+// DefaultWindow, so the steady state is seen to stay steady rather than
+// glimpsed once.
 const DefaultMinFrames = 300
 
 // DefaultViolationLog is how many violations a Guard keeps in detail.
@@ -85,11 +86,12 @@ type Desc struct {
 }
 
 // Guard asserts that steady-state frames allocate nothing on the heap and
-// start no goroutines. It reads runtime.MemStats.Mallocs and the
-// runtime's count of goroutines created at window boundaries, which covers
-// every goroutine in the process: worker goroutines and the audio callback
-// are guarded as much as the frame goroutine, and an allocation by any of
-// them inside a window is a violation of that window.
+// start no goroutines. At window boundaries it reads
+// runtime.MemStats.Mallocs and the runtime's count of goroutines created.
+// That covers every goroutine in the process. Worker goroutines and the
+// audio callback are guarded as much as the frame goroutine. An
+// allocation by any of them inside a window is a violation of that
+// window.
 //
 // In site mode the guard forces a GC when it arms and on each flagged
 // span, because runtime.MemProfile is only current after one. A GC empties
@@ -316,9 +318,9 @@ func (g *Guard) Resettle() {
 // Verdict ends a run's accounting: it counts the open window (between
 // frames) and returns the run's verdict. That is the first violation
 // (ErrAllocation) or misuse (ErrFrameOrder) if any, since a definite
-// failure needs no frame count; otherwise ErrTooFewFrames when fewer than
-// MinFrames armed frames were checked, naming how many ran, how many were
-// required and why; otherwise nil. Call it once the frames are done;
+// failure needs no frame count. Otherwise it is ErrTooFewFrames when
+// fewer than MinFrames armed frames were checked. That error names how
+// many ran, how many were required and why. Otherwise it is nil. Call it once the frames are done;
 // frames may follow, and a later Verdict covers them too.
 func (g *Guard) Verdict() error {
 	if g.open {

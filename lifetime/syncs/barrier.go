@@ -8,18 +8,18 @@ import (
 )
 
 // Barrier lets a requester goroutine prove that an owner goroutine (the
-// audio mixer) has let go of something: the requester first publishes the
-// change (for example a StopAll command in the owner's queue), then calls
-// Wait, which returns once the owner has begun and finished a whole pass
-// after the request. Everything the owner references at the end of that
+// audio mixer) has let go of something. The requester first publishes the
+// change, for example a StopAll command in the owner's queue. Then it
+// calls Wait, which returns once the owner has begun and finished a whole
+// pass after the request. Everything the owner references at the end of that
 // pass was decided after it saw the request.
 //
 // The owner brackets each pass (one mixer block) with Enter and Exit. When
 // the owner is stalled (a dead audio device stops calling the mixer), Wait
-// times out; the documented fallback is Seize: it succeeds when the owner
-// is outside a pass and locks it out (Enter returns false, and the owner
-// must skip the pass, producing silence) until Unseize, giving the
-// requester exclusive access to the owner's state. While seized the
+// times out. The documented fallback is Seize. It succeeds when the owner
+// is outside a pass, and it locks the owner out until Unseize. Enter then
+// returns false, and the owner must skip the pass, producing silence. So
+// the requester has exclusive access to the owner's state. While seized the
 // requester must do the pass the owner would have done (for example drain
 // the owner's command queue), because Unseize marks every request made
 // before the Seize as honoured.

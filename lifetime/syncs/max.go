@@ -8,10 +8,10 @@ import (
 
 // StoreMaxUint64 raises a to v unless it already holds v or more, and
 // reports whether it stored. It is the high-water-mark update of the
-// module (with StoreMaxInt64 and StoreMaxInt32 for the other widths): a
-// plain Load-compare-Store would let two racing writers store their
-// values out of order and move the mark backwards (a fence un-completing
-// a frame, a peak that shrinks). It never allocates, inlines into its
+// module, with StoreMaxInt64 and StoreMaxInt32 for the other widths. A
+// plain Load-compare-Store would let two racing writers store their values
+// out of order. The mark would move backwards: a fence un-completing a
+// frame, a peak that shrinks. It never allocates, inlines into its
 // caller, and may be called from any goroutine.
 //
 // There is one function per type rather than one generic over the
@@ -56,11 +56,11 @@ func StoreMaxInt32(a *atomic.Int32, v int32) bool {
 	}
 }
 
-// Backoff paces a poll loop by its iteration count spin (0, 1, 2, ...):
-// a tight re-check for the first iterations, where the other side is
-// usually a few nanoseconds away, then runtime.Gosched so a goroutine
-// being waited for can run when it shares this P, then sleeps growing by
-// 10 µs up to 200 µs, so a long wait costs little CPU and still reacts
+// Backoff paces a poll loop by its iteration count spin (0, 1, 2, ...).
+// The first iterations re-check at once, since the other side is usually
+// a few nanoseconds away. Then it calls runtime.Gosched, so a goroutine
+// being waited for can run when it shares this P. Then it sleeps, growing
+// by 10 µs up to 200 µs. So a long wait costs little CPU and still reacts
 // within a fraction of a millisecond. It does not allocate once the
 // calling goroutine's timer exists (its first time.Sleep makes it).
 func Backoff(spin int) {

@@ -66,10 +66,10 @@ func NewQueue[T any](capacity int) (*Queue[T], error) {
 // Push publishes v, or returns false and counts the refusal when the
 // queue is full. It never blocks and does not allocate.
 //
-// Push is Reserve, a copy and Publish, written out: Reserve does not
-// inline into a generic method (its cost there is 95, over the budget of
-// 80), and calling it cost Push 32 instructions per op more, 71 against
-// 39 (BenchmarkQueuePushPop/impl=ours under valgrind --tool=callgrind).
+// Push is Reserve, a copy and Publish, written out. Reserve does not
+// inline into a generic method, and the call costs Push about 80% more
+// instructions per op (BenchmarkQueuePushPop/impl=ours under callgrind;
+// docs/notes.md has the counts).
 func (q *Queue[T]) Push(v T) bool {
 	pos := q.tail.Load()
 	for {
@@ -92,9 +92,9 @@ func (q *Queue[T]) Push(v T) bool {
 	}
 }
 
-// Reserve is the first half of a Push that writes the value in place: it
-// claims the next cell and returns a pointer to its value, which the
-// producer fills and then hands to the consumer with Publish(pos), the
+// Reserve is the first half of a Push that writes the value in place. It
+// claims the next cell and returns a pointer to its value. The producer
+// fills it and then hands it to the consumer with Publish(pos), from the
 // same goroutine, once. Between the two the consumer stops at that cell,
 // with every value claimed after it, so the producer must not block
 // there; a large T is written once instead of copied twice. A full queue
@@ -126,8 +126,8 @@ func (q *Queue[T]) Publish(pos uint64) { q.cell[pos&q.mask].seq.Store(pos + 1) }
 
 // Pop takes the oldest published value. It returns false when the queue is
 // empty or when the oldest claimed cell is still being written by its
-// producer: that value is taken by a later Pop, so order is kept and the
-// values behind it wait for it. Pop belongs to the consumer and does not
+// producer. A later Pop takes that value. So order is kept, and the values
+// behind it wait for it. Pop belongs to the consumer and does not
 // allocate.
 func (q *Queue[T]) Pop() (T, bool) {
 	var zero T

@@ -47,9 +47,9 @@ var (
 )
 
 // Decode reads a FLAC stream from r and decodes it whole into a new
-// buffer: 16-bit little-endian PCM for streams of up to 16 bits per
-// sample, 32-bit float little-endian for deeper ones, at the stream's
-// rate and channel count (1 or 2). It is DecodeLimit(r, MaxBytes).
+// buffer, at the stream's rate and channel count (1 or 2). Streams of up
+// to 16 bits per sample give 16-bit little-endian PCM. Deeper ones give
+// 32-bit float little-endian. It is DecodeLimit(r, MaxBytes).
 //
 // Every error wraps ErrRead, ErrMalformed, ErrTruncated, ErrUnsupported
 // or ErrTooLarge.

@@ -215,11 +215,11 @@ func (d *Device) Stats() voices.DeviceStats {
 }
 
 // Err returns the oto context's error (a sound card that failed or
-// died). It does not ask the player: oto sets a player's error only when
+// died). It does not ask the player. oto sets a player's error only when
 // its reader fails, and the mixer never does (Start checks the player
-// once); asking would take the player's lock, which oto's audio thread
-// holds while it mixes, so a game goroutine polling Err would queue
-// behind the audio thread.
+// once). Asking would take the player's lock, which oto's audio thread
+// holds while it mixes. So a game goroutine polling Err would queue behind
+// the audio thread.
 func (d *Device) Err() error {
 	if d.ctx != nil {
 		return d.ctx.Err()

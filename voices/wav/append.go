@@ -12,10 +12,10 @@ import (
 // IEEE float fmt chunk and a fact chunk for float32, then the data chunk
 // with pcm unchanged, so Parse(Append(nil, f, pcm)) returns f and pcm.
 //
-// It fails, leaving dst as it was, with an error wrapping
+// It fails, leaving dst as it was, on bad input. The error wraps
 // voices.ErrFormat for a format voices does not play (see
-// Format.Validate) or voices.ErrPCM when pcm is not a whole number of
-// frames or too long for a RIFF file (4 GiB).
+// Format.Validate). It wraps voices.ErrPCM when pcm is not a whole number
+// of frames or too long for a RIFF file (4 GiB).
 func Append(dst []byte, f voices.Format, pcm []byte) ([]byte, error) {
 	if err := f.Validate(); err != nil {
 		return dst, fmt.Errorf("wav: Append: %w", err)

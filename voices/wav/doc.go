@@ -1,36 +1,38 @@
 // Package wav reads and writes RIFF WAVE files in the two encodings the
-// voices mixer plays: 16-bit PCM and 32-bit IEEE float, mono or stereo,
-// in the plain or the WAVE_FORMAT_EXTENSIBLE layout.
+// voices mixer plays. Those are 16-bit PCM and 32-bit IEEE float, mono or
+// stereo, in the plain or the WAVE_FORMAT_EXTENSIBLE layout.
 //
-// Parse does not decode anything: both encodings are little endian in
-// the file as in a voices.Bank, so it walks the chunks, checks the
-// format chunk, and hands back the data chunk as a view of the file's
+// Parse does not decode anything. Both encodings are little endian in the
+// file as in a voices.Bank. So Parse walks the chunks and checks the
+// format chunk. It hands back the data chunk as a view of the file's
 // bytes, ready for Engine.NewBank. It allocates nothing unless it fails,
-// and then only the error. It checks every size against the bytes there
-// are before it uses it, so a hostile or damaged file gets an error
-// wrapping one of ErrNotWAV, ErrTruncated, ErrMalformed or ErrUnsupported,
-// never a panic or an out-of-range view.
+// and then only the error.
 //
-// Parse returns the rate it finds without judging it; whether the mixer
+// Parse checks every size against the bytes there are before it uses it.
+// A hostile or damaged file gets an error wrapping one of ErrNotWAV,
+// ErrTruncated, ErrMalformed or ErrUnsupported. It never gets a panic or
+// an out-of-range view.
+//
+// Parse returns the rate it finds without judging it. Whether the mixer
 // plays it is voices.Format.Validate's call, made when the clip is made.
 //
 // Append writes a canonical WAV file. It shares its header with
-// voices.Offline.RenderWAV (voices.WAVHeader): this package imports
-// voices for Format, so the writer lives there and this package calls it.
+// voices.Offline.RenderWAV (voices.WAVHeader). This package imports voices
+// for Format, so the writer lives there and this package calls it.
 //
 // # Ownership
 //
 // The functions keep no state and are safe to call from any goroutine at
-// once. Parse never writes to its input; Append writes only to the slice
+// once. Parse never writes to its input. Append writes only to the slice
 // it returns.
 //
 // # Lifetime
 //
-// The PCM slice Parse returns aliases the file's bytes b: it is valid as
+// The PCM slice Parse returns aliases the file's bytes b. It is valid as
 // long as b is, and changes if b changes. Load the file into memory the
-// caller owns (os.ReadFile, an embed.FS string converted once, a region
-// of a larger pack), parse it, and give the PCM slice to Engine.NewBank;
-// b must then stay valid and unchanged until the bank's Release returns
-// nil, exactly as for any bank memory. The PCM slice's capacity ends with
-// the data chunk, so appending to it cannot overwrite what follows in b.
+// caller owns: os.ReadFile, an embed.FS string converted once, or a region
+// of a larger pack. Parse it, and give the PCM slice to Engine.NewBank. b
+// must then stay valid and unchanged until the bank's Release returns nil,
+// exactly as for any bank memory. The PCM slice's capacity ends with the
+// data chunk, so appending to it cannot overwrite what follows in b.
 package wav

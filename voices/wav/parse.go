@@ -19,9 +19,10 @@ var (
 	// file ends before its format or data chunk.
 	ErrTruncated = errors.New("wav: truncated")
 	// ErrMalformed is returned when the file's fields contradict each
-	// other or the WAVE rules: a zero channel count or rate, a block align
-	// or byte rate that does not follow from the format, a data chunk
-	// before the format chunk or not a whole number of frames.
+	// other or the WAVE rules. Examples are a zero channel count or rate,
+	// or a block align or byte rate that does not follow from the format.
+	// So is a data chunk before the format chunk, or one that is not a
+	// whole number of frames.
 	ErrMalformed = errors.New("wav: malformed")
 	// ErrUnsupported is returned for a well-formed file in a layout this
 	// package does not read: 8-, 24- or 32-bit integer or 64-bit float
@@ -46,9 +47,9 @@ var le = binary.LittleEndian
 
 // Parse reads the WAV file b and returns its format and its PCM samples,
 // interleaved by frame, as a view of b: nothing is copied or converted.
-// It reads 16-bit PCM (format tag 1) and 32-bit IEEE float (tag 3) in the
-// plain and the extensible (tag 0xFFFE) layouts, mono or stereo, at any
-// rate from 1 Hz to 2³¹-1 Hz: it returns the rate as found, and
+// It reads 16-bit PCM (format tag 1) and 32-bit IEEE float (tag 3). It
+// reads the plain and the extensible (tag 0xFFFE) layouts, mono or stereo,
+// at any rate from 1 Hz to 2³¹-1 Hz. It returns the rate as found, and
 // Format.Validate says whether the mixer plays it.
 //
 // It walks the chunks of the RIFF body in order, skipping those it does
