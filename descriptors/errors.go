@@ -13,11 +13,11 @@ import (
 // Grow, which allocate anyway, wrap their sentinel with what was wrong.
 var (
 	// ErrHeapExhausted is returned by Alloc and AllocN when no slot is
-	// free. LastRefusal quotes live, peak, pending, retired and capacity,
-	// because a full heap almost always means textures are leaking (live
-	// near peak, never freed), frames are not completing (pending high)
-	// or slots have spent their generations (retired), not that the
-	// capacity is too small.
+	// free. LastRefusal quotes live, peak, pending, retired and capacity.
+	// A full heap almost always means one of three things, not that the
+	// capacity is too small. Textures are leaking (live near peak, never
+	// freed), frames are not completing (pending high), or slots have
+	// spent their generations (retired).
 	ErrHeapExhausted = errors.New("descriptors: heap exhausted")
 	// ErrInvalidHandle is returned for the zero handle, a handle of
 	// another heap, a handle whose index is outside the heap, or a handle

@@ -66,11 +66,12 @@ type HeapDesc struct {
 }
 
 // Heap is a table of descriptor slots with generational handles, fixed in
-// size until the owner calls Grow. It rests on a pools.Pool: Alloc
-// creates an element, Free destroys it with the pool's DestroyAfter, so
-// the handle is stale at once while the slot waits, pending, until the
-// frame clock the heap follows reports complete every frame that could
-// still reference it; then the pool reclaims it onto its free list.
+// size until the owner calls Grow. It rests on a pools.Pool. Alloc
+// creates an element, and Free destroys it with the pool's DestroyAfter.
+// So the handle is stale at once, while the slot waits, pending. It waits
+// until the frame clock the heap follows reports complete every frame
+// that could still reference it. Then the pool reclaims it onto its free
+// list.
 // Reclaimed slots are reused last-in first-out before a never-used slot is
 // taken, so the heap bounds the live texture count, not the number ever
 // created. A slot whose generation is spent is retired for good
@@ -232,10 +233,10 @@ func (h *Heap) Get(hd Handle) (int, error) {
 // allocate, whatever the answer.
 func (h *Heap) Valid(hd Handle) bool { return !h.blocked && h.pool.Valid(hd.h) }
 
-// Free invalidates hd at once and keeps its slot pending until the frame
-// clock reports complete its newest frame (Clock.Last: the frame being
-// recorded, or between frames the last one submitted): until then a frame
-// in flight may still sample the slot's descriptor. A stale, zero or
+// Free invalidates hd at once. Its slot stays pending until the frame
+// clock reports complete its newest frame. That frame is Clock.Last: the
+// frame being recorded, or between frames the last one submitted. Until
+// then a frame in flight may still sample the slot's descriptor. A stale, zero or
 // foreign handle returns an error and changes nothing. Free does not
 // allocate, refused or not.
 func (h *Heap) Free(hd Handle) error {
@@ -358,9 +359,9 @@ func (h *Heap) exhausted(call string, want int) error {
 // the capacity changes: the heap never grows by itself, and Alloc answers
 // a full heap with ErrHeapExhausted whatever the headroom Grow could add.
 //
-// Every handle stays valid with the same index and generation; pending
-// slots keep waiting and are reclaimed, in the order they were freed,
-// once their frames complete; reclaimed slots keep their last-in
+// Every handle stays valid with the same index and generation. Pending
+// slots keep waiting, and are reclaimed in the order they were freed
+// once their frames complete. Reclaimed slots keep their last-in
 // first-out order and are still reused before the new slots, which lie
 // above the high-water mark. The 75% and 90% warnings are measured
 // against the new capacity, and a level the growth takes occupancy clearly

@@ -105,13 +105,12 @@ func (m *Manager) Valid(h Handle) bool {
 	return int(h.class) < len(m.classes) && m.classes[h.class].heap.Valid(h.h)
 }
 
-// Free invalidates h at once and keeps its layer out of reuse until the
+// Free invalidates h at once. Its layer stays out of reuse until the
 // frame clock reports complete the frame that was its newest when Free
-// was called (the heap's rule): until then a frame in flight may still
+// was called (the heap's rule). Until then a frame in flight may still
 // sample the layer, so nothing is written to it. A stale, zero or
-// foreign handle returns an error and changes nothing. Free does not
-// allocate, refused or not, for a handle of one of the Manager's
-// classes.
+// foreign handle returns an error and changes nothing. For a handle of
+// one of the Manager's classes, Free does not allocate, refused or not.
 func (m *Manager) Free(h Handle) error {
 	heap, err := m.heapOf(h, "Free")
 	if err != nil {

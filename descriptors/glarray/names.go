@@ -45,11 +45,11 @@ func (m *Manager) AppendLive(dst []Live) []Live {
 }
 
 // Close deletes the arrays and closes the heaps. While textures are live
-// it refuses, changing nothing, with an error matching
-// descriptors.ErrInUse that lists each live texture's name, layer, class
-// and creation frame (formatted here, outside frames, so Create keeps
-// only the caller's string); while layers are pending it refuses naming
-// the count (Drain the clock first). Close the Manager before the clock.
+// it refuses and changes nothing. Its error matches descriptors.ErrInUse
+// and lists each live texture's name, layer, class and creation frame.
+// That list is formatted here, outside frames, so Create keeps only the
+// caller's string. While layers are pending it refuses, naming the count
+// (Drain the clock first). Close the Manager before the clock.
 // Close is idempotent.
 func (m *Manager) Close() error {
 	if m.closed {

@@ -29,9 +29,7 @@ const (
 var exempt = []string{
 	"voices",
 	"voices/internal/...",
-	"descriptors",
 	"descriptors/gltex",
-	"descriptors/glarray",
 	"upload",
 	"upload/glbuf",
 	"glcaps",
