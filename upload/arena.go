@@ -59,7 +59,9 @@ type Arena struct {
 // counted in Stats.Failures. Alloc is O(1) and does not allocate,
 // refusals included: the error is the arena's own, and describes its
 // latest refusal until the next one, so read it before the arena refuses
-// again.
+// again. errors.Is on it may allocate once per process, at a random
+// call. In a guarded frame, test LastRefusal().Err instead: a bare
+// sentinel, which ==, a switch and errors.Is test without allocating.
 func (a *Arena) Alloc(size, align int) (offset int, view []byte, err error) {
 	m := align - 1
 	off := (a.next + m) &^ m
@@ -109,6 +111,10 @@ func (a *Arena) end(region int) {
 // fallback (gltex's direct upload) asks it first, so that a call it never
 // meant to make is not counted in Stats.Failures.
 func (a *Arena) InFrame() bool { return a.limit != 0 }
+
+// LastRefusal describes the arena's latest refused Alloc (the zero
+// Refusal if none). Its Err is the bare sentinel. It does not allocate.
+func (a *Arena) LastRefusal() Refusal { return a.refusal.state() }
 
 // Name returns the arena's name.
 func (a *Arena) Name() string { return a.name }

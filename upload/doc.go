@@ -42,7 +42,8 @@
 // still follows it) and the device context. Closing the backend
 // directly (set.Backend().Close()) closes the Set the same way, and
 // refuses as Set.Close does. An Alloc error is the arena's own value,
-// valid until its next refusal. Debug mode (SetDesc.Debug or
+// valid until its next refusal; Arena.LastRefusal copies it into a plain
+// Refusal, whose Err is the bare sentinel. Debug mode (SetDesc.Debug or
 // -tags steadyframe_debug) scribbles each recycled region with Scribble
 // bytes and logs each region's frame serial, so Arena.CheckView catches a
 // view used after its frame.

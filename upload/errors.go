@@ -7,6 +7,8 @@ import (
 
 // Sentinel errors returned by this package. Check them with errors.Is; the
 // returned values wrap them with the arena, sizes or frame involved.
+// Arena.LastRefusal().Err is an Alloc refusal's sentinel itself, which
+// == and a switch test too, without allocating.
 var (
 	// ErrArenaFull is returned by Alloc when the current frame's region has
 	// no room left. Nothing is overwritten and nothing grows; the failure
@@ -38,6 +40,43 @@ var (
 	ErrUnknownView = errors.New("upload: view unknown to this arena")
 )
 
+// Refusal describes an Arena's refused Alloc. Arena.LastRefusal returns
+// the latest one. It is a plain value, safe to keep and to hand to any
+// goroutine.
+type Refusal struct {
+	// Err is the bare sentinel the refusal matches: ErrArenaFull,
+	// ErrInvalidSize, ErrInvalidAlign, ErrNoFrame or ErrClosed. It is nil
+	// while nothing has been refused.
+	Err error
+	// Arena is the arena's name; Size and Align are the refused request.
+	Arena       string
+	Size, Align int
+	// Used and Capacity are the bytes the frame had used and could use.
+	Used, Capacity int
+	// Frame is the serial of the frame that refused (0 between frames);
+	// InFrame counts the refusals of that frame so far, this one included.
+	Frame, InFrame uint64
+}
+
+// String formats r as one line with advice, or "none". It allocates:
+// call it when logging, not in a guarded frame.
+func (r Refusal) String() string {
+	switch r.Err {
+	case nil:
+		return "none"
+	case ErrClosed:
+		return fmt.Sprintf("%v: Alloc on arena %q", r.Err, r.Arena)
+	case ErrNoFrame:
+		return fmt.Sprintf("%v: Alloc on arena %q (Alloc between the frame clock's BeginFrame and EndFrame)", r.Err, r.Arena)
+	case ErrInvalidSize:
+		return fmt.Sprintf("%v: %d bytes from arena %q (want 1..%d)", r.Err, r.Size, r.Arena, r.Capacity)
+	case ErrInvalidAlign:
+		return fmt.Sprintf("%v: %d for arena %q (want a power of two up to %d)", r.Err, r.Align, r.Arena, MaxAlign)
+	}
+	return fmt.Sprintf("%v: %q frame %d: %d bytes (align %d) requested, %d of %d used (%d failures this frame)",
+		r.Err, r.Arena, r.Frame, r.Size, r.Align, r.Used, r.Capacity, r.InFrame)
+}
+
 // refusal is an Arena's error for every refused Alloc, made once with the
 // arena. Alloc only records the request and counts it, which keeps it
 // inlinable and allocation-free: an overflowing particle system may be
@@ -51,16 +90,7 @@ var (
 type refusal struct {
 	a       *Arena
 	settled uint64 // the arena's refused count when frozen was taken
-	frozen  refusalState
-}
-
-// refusalState is one refusal, classified.
-type refusalState struct {
-	kind        error
-	size, align int
-	used        int
-	serial      uint64
-	inFrame     uint64 // refusals in the frame so far, this one included
+	frozen  Refusal
 }
 
 // settle freezes the latest refusal if it happened since the last freeze.
@@ -70,7 +100,7 @@ func (e *refusal) settle() {
 	}
 }
 
-func (e *refusal) state() refusalState {
+func (e *refusal) state() Refusal {
 	if e.a.refused == e.settled {
 		return e.frozen
 	}
@@ -79,39 +109,25 @@ func (e *refusal) state() refusalState {
 
 // classify says what the arena's latest refusal was, in the order a
 // caller fixes them: no frame, then the request, then the room.
-func (a *Arena) classify() refusalState {
-	s := refusalState{size: a.size, align: a.align, used: a.next - a.start, serial: a.set.serial,
-		inFrame: a.refused - a.refusedOpen}
+func (a *Arena) classify() Refusal {
+	r := Refusal{Arena: a.name, Size: a.size, Align: a.align, Used: a.next - a.start, Capacity: a.capacity,
+		Frame: a.set.serial, InFrame: a.refused - a.refusedOpen}
 	switch {
 	case a.set.closed:
-		s.kind = ErrClosed
+		r.Err = ErrClosed
 	case a.limit == 0:
-		s.kind = ErrNoFrame
+		r.Err = ErrNoFrame
 	case a.size < 1 || a.size > a.capacity:
-		s.kind = ErrInvalidSize
+		r.Err = ErrInvalidSize
 	case !validAlign(a.align):
-		s.kind = ErrInvalidAlign
+		r.Err = ErrInvalidAlign
 	default:
-		s.kind = ErrArenaFull
+		r.Err = ErrArenaFull
 	}
-	return s
+	return r
 }
 
-func (e *refusal) Error() string {
-	s, a := e.state(), e.a
-	switch s.kind {
-	case ErrClosed:
-		return fmt.Sprintf("%v: Alloc on arena %q", s.kind, a.name)
-	case ErrNoFrame:
-		return fmt.Sprintf("%v: Alloc on arena %q (Alloc between the frame clock's BeginFrame and EndFrame)", s.kind, a.name)
-	case ErrInvalidSize:
-		return fmt.Sprintf("%v: %d bytes from arena %q (want 1..%d)", s.kind, s.size, a.name, a.capacity)
-	case ErrInvalidAlign:
-		return fmt.Sprintf("%v: %d for arena %q (want a power of two up to %d)", s.kind, s.align, a.name, MaxAlign)
-	}
-	return fmt.Sprintf("%v: %q frame %d: %d bytes (align %d) requested, %d of %d used (%d failures this frame)",
-		s.kind, a.name, s.serial, s.size, s.align, s.used, a.capacity, s.inFrame)
-}
+func (e *refusal) Error() string { return e.state().String() }
 
 // Unwrap returns the sentinel the refusal matches.
-func (e *refusal) Unwrap() error { return e.state().kind }
+func (e *refusal) Unwrap() error { return e.state().Err }

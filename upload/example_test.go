@@ -68,3 +68,31 @@ func ExampleArena_Alloc_full() {
 	// upload: arena full: "particles" frame 1: 100 bytes (align 16) requested, 1000 of 1024 used (2 failures this frame)
 	// failures: 2
 }
+
+// In a frame the allocation guard watches, a refusal is told apart by
+// LastRefusal's bare sentinel, which a switch tests without allocating.
+func ExampleArena_LastRefusal() {
+	clock, _ := frame.NewClock(frame.ClockDesc{})
+	defer clock.Close()
+	set, _ := upload.NewSet(upload.SetDesc{Clock: clock, Arenas: []upload.ArenaDesc{{Name: "particles", Size: 1024}}})
+	defer set.Close()
+	particles := set.Arena(0)
+	_, _ = clock.BeginFrame()
+	dropped := 0
+	for i := 0; i < 20; i++ {
+		if _, _, err := particles.Alloc(100, 16); err != nil {
+			switch particles.LastRefusal().Err {
+			case upload.ErrArenaFull:
+				dropped++ // draw fewer particles this frame
+			default:
+				fmt.Println(err) // a bad request: a bug in the caller
+			}
+		}
+	}
+	_ = clock.EndFrame()
+	fmt.Println("dropped:", dropped)
+	fmt.Println(particles.LastRefusal())
+	// Output:
+	// dropped: 11
+	// upload: arena full: "particles" frame 1: 100 bytes (align 16) requested, 996 of 1024 used (11 failures this frame)
+}
