@@ -49,7 +49,8 @@ type leak struct {
 	refused     uint64
 	exhaustedAt int // rounds
 	err         error
-	errStats    descriptors.Stats // the heap when it refused last
+	errStats    descriptors.Stats   // the heap when it refused last
+	last        descriptors.Refusal // the heap's account of that refusal
 	// mismatch is the first load after which the heap had warned a
 	// number of times other than the levels crossed: its round, slots in
 	// use, and the count got and wanted (round 0: none).
@@ -146,7 +147,7 @@ func (l *leak) load(r *renderer, n, limit int) {
 				}
 			}
 			l.refused++
-			l.err, l.errStats = err, r.heap.Stats()
+			l.err, l.errStats, l.last = err, r.heap.Stats(), r.heap.LastRefusal()
 			continue
 		}
 		l.handles[l.n] = h
@@ -200,15 +201,17 @@ func (l *leak) verdict(p *phase) ([]string, string) {
 	if l.refused == 0 || l.err == nil {
 		bad = append(bad, "the heap never refused: it was not exhausted")
 	} else {
-		msg := l.err.Error()
+		// The refusal is the bare sentinel; the heap's LastRefusal carries
+		// the numbers, formatted here, after the run.
+		msg := l.last.String()
 		s := l.errStats
 		for _, q := range []string{fmt.Sprintf("live %d", s.Live), fmt.Sprintf("peak %d", s.Peak), fmt.Sprintf("capacity %d", s.Capacity)} {
 			if !strings.Contains(msg, q) {
 				bad = append(bad, fmt.Sprintf("the exhaustion error does not quote %q: %s", q, msg))
 			}
 		}
-		if !strings.Contains(msg, descriptors.ErrHeapExhausted.Error()) {
-			bad = append(bad, "the refusal is not ErrHeapExhausted: "+msg)
+		if l.err != descriptors.ErrHeapExhausted || l.last.Err != descriptors.ErrHeapExhausted {
+			bad = append(bad, fmt.Sprintf("the refusal is %v, not the bare ErrHeapExhausted: %s", l.err, msg))
 		}
 	}
 	if d := p.delta(); d.heapRefused != l.refused {
@@ -232,8 +235,8 @@ func (l *leak) verdict(p *phase) ([]string, string) {
 	}
 	msg := ""
 	if l.err != nil {
-		msg = l.err.Error()
-		if i := strings.Index(msg, " (live near"); i > 0 {
+		msg = l.last.String()
+		if i := strings.Index(msg, " ("); i > 0 {
 			msg = msg[:i]
 		}
 	}
