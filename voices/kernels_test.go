@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/steadyframe/steadyframe/voices/internal/dsp"
 )
 
 // reference renders frames device frames of v the slow way: for each
@@ -23,7 +25,7 @@ func reference(v *voice, frames int) []float32 {
 			break // a one-shot clip's end: silence
 		}
 		v.decode(s[:], int(v.pos>>32), 2)
-		t := float32(uint32(v.pos)) * (1.0 / fracOne)
+		t := float32(uint32(v.pos)) * (1.0 / dsp.FracOne)
 		out[2*n] = s[0] + (s[2]-s[0])*t
 		out[2*n+1] = s[1] + (s[3]-s[1])*t
 		v.pos += v.step
@@ -157,9 +159,9 @@ func TestKernelsHostileFloats(t *testing.T) {
 // sinc/, and the vector kernels' under vector/.
 func BenchmarkKernels(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 6))
-	sets := []*kernelSet{&scalarKernels}
-	if vectorKernels != nil {
-		sets = append(sets, vectorKernels)
+	sets := []*dsp.Kernels{dsp.ScalarKernels()}
+	if best := dsp.BestKernels(); best != sets[0] {
+		sets = append(sets, best)
 	}
 	for _, ks := range sets {
 		for _, rs := range []Resampler{ResamplerLinear, ResamplerSinc} {
@@ -171,7 +173,7 @@ func BenchmarkKernels(b *testing.B) {
 					}
 					name = "sinc/" + name
 				}
-				if ks != &scalarKernels {
+				if ks != sets[0] {
 					name = "vector/" + name
 				}
 				b.Run(name, func(b *testing.B) {

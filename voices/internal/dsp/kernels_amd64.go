@@ -1,9 +1,9 @@
 //go:build !steadyframe_scalar
 
-package voices
+package dsp
 
 import (
-	"cmp"
+	"slices"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -25,45 +25,37 @@ import (
 // BenchmarkMix32/impl=vector-sinc, all of it in the stereo kernels, with
 // outputs within 7e-7 of the scalar ones (measured, not adopted).
 //
-// A kernel set is chosen once per mixer (kernelSet): avx2Kernels run the
+// A kernel set is chosen once per mixer (Kernels): avx2Kernels run the
 // AVX2 kernels alone, nil where the CPU lacks AVX2; avx512Kernels the
 // AVX-512 ones where they apply and the AVX2 ones elsewhere, nil where
-// the CPU lacks either. vectorKernels is the better of the two, nil
-// without AVX2.
+// the CPU lacks either. vectorSets lists those the CPU runs, the better
+// first.
 var (
 	avx2Kernels   = newVectorKernels("avx2", cpu.X86.HasAVX2, false)
 	avx512Kernels = newVectorKernels("avx512", cpu.X86.HasAVX2 && cpu.X86.HasAVX512F, true)
-	vectorKernels = cmp.Or(avx512Kernels, avx2Kernels)
+	vectorSets    = slices.DeleteFunc([]*Kernels{avx512Kernels, avx2Kernels}, func(ks *Kernels) bool { return ks == nil })
 )
 
 // newVectorKernels returns the vector kernel set, with the AVX-512
 // kernels if wide, or nil if the CPU cannot run it (ok false).
-func newVectorKernels(name string, ok, wide bool) *kernelSet {
+func newVectorKernels(name string, ok, wide bool) *Kernels {
 	if !ok {
 		return nil
 	}
-	return &kernelSet{
+	return &Kernels{
 		name: name,
-		mix: [4]func([]frame, []byte, float32, float32){
+		mix: [4]func([]Frame, []byte, float32, float32){
 			unityVec(mixS16MonoAVX2, mixS16Mono, 2, s16Scale),
 			unityVec(mixS16StereoAVX2, mixS16Stereo, 4, s16Scale),
 			unityVec(mixF32MonoAVX2, mixF32Mono, 4, 1),
 			unityVec(mixF32StereoAVX2, mixF32Stereo, 8, 1),
 		},
-		linear: [4]func([]frame, []byte, uint64, uint64, float32, float32){
+		linear: [4]func([]Frame, []byte, uint64, uint64, float32, float32){
 			resampleS16MonoVec(wide), resampleS16StereoVec(wide), resampleF32MonoVec(wide), resampleF32StereoVec(wide),
 		},
 		convert: convertVec,
 		filter:  filterVec(wide),
 	}
-}
-
-// bestKernels returns the fastest kernels this build has for this CPU.
-func bestKernels() *kernelSet {
-	if vectorKernels != nil {
-		return vectorKernels
-	}
-	return &scalarKernels
 }
 
 // The assembly loops take a multiple of 8 frames; each wrapper runs them
@@ -72,23 +64,23 @@ func bestKernels() *kernelSet {
 // what its run reads before it passes pointers on.
 
 //go:noescape
-func mixS16MonoAVX2(out *frame, src *byte, n int, gl, gr float32)
+func mixS16MonoAVX2(out *Frame, src *byte, n int, gl, gr float32)
 
 //go:noescape
-func mixS16StereoAVX2(out *frame, src *byte, n int, gl, gr float32)
+func mixS16StereoAVX2(out *Frame, src *byte, n int, gl, gr float32)
 
 //go:noescape
-func mixF32MonoAVX2(out *frame, src *byte, n int, gl, gr float32)
+func mixF32MonoAVX2(out *Frame, src *byte, n int, gl, gr float32)
 
 //go:noescape
-func mixF32StereoAVX2(out *frame, src *byte, n int, gl, gr float32)
+func mixF32StereoAVX2(out *Frame, src *byte, n int, gl, gr float32)
 
 // unityVec returns the vector version of a unity-rate loop: the AVX2
 // loop vec over the run's multiple of 8 frames, the scalar loop over the
 // rest. fb is a source frame's bytes, scale what vec needs the gains
 // multiplied by (s16Scale for 16-bit sources, 1 for float32: exact).
-func unityVec(vec func(out *frame, src *byte, n int, gl, gr float32), scalar func([]frame, []byte, float32, float32), fb int, scale float32) func([]frame, []byte, float32, float32) {
-	return func(out []frame, src []byte, gl, gr float32) {
+func unityVec(vec func(out *Frame, src *byte, n int, gl, gr float32), scalar func([]Frame, []byte, float32, float32), fb int, scale float32) func([]Frame, []byte, float32, float32) {
+	return func(out []Frame, src []byte, gl, gr float32) {
 		if len(out) < 8 {
 			scalar(out, src, gl, gr)
 			return
@@ -101,16 +93,16 @@ func unityVec(vec func(out *frame, src *byte, n int, gl, gr float32), scalar fun
 }
 
 //go:noescape
-func resampleS16MonoAVX2(out *frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
+func resampleS16MonoAVX2(out *Frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
 
 //go:noescape
-func resampleS16StereoAVX2(out *frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
+func resampleS16StereoAVX2(out *Frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
 
 //go:noescape
-func resampleF32MonoAVX2(out *frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
+func resampleF32MonoAVX2(out *Frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
 
 //go:noescape
-func resampleF32StereoAVX2(out *frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
+func resampleF32StereoAVX2(out *Frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
 
 // linearRun checks src holds every frame the first n&^7 outputs from
 // position p read (the last one's frame and the next), and returns that
@@ -135,23 +127,23 @@ func linearRun(n int, src []byte, p, step uint64, fb int) (int, [8]uint64) {
 }
 
 //go:noescape
-func resampleS16MonoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
+func resampleS16MonoAVX512(out *Frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
 
 //go:noescape
-func resampleS16StereoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
+func resampleS16StereoAVX512(out *Frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
 
 //go:noescape
-func resampleF32MonoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
+func resampleF32MonoAVX512(out *Frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
 
 //go:noescape
-func resampleF32StereoAVX512(out *frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
+func resampleF32StereoAVX512(out *Frame, src *byte, n int, p uint64, offs *[16]uint64, step16 uint64, gl, gr float32)
 
 // linearRun16 returns how many of the first n outputs from position p the
 // AVX-512 kernels take: a multiple of 16, 0 unless wide (the AVX-512 set)
 // or when downsampling, and short of the end of src, since each group of
 // 16 loads the 17 frames from its first output's.
 func linearRun16(wide bool, n int, src []byte, p, step uint64, fb int) int {
-	if !wide || step >= fracOne {
+	if !wide || step >= FracOne {
 		return 0
 	}
 	n &^= 15
@@ -178,8 +170,8 @@ func linearOffsets(step uint64) [16]uint64 {
 // assembly directly, not through a function value: the positions it
 // passes by pointer then stay on the stack.
 
-func resampleS16MonoVec(wide bool) func([]frame, []byte, uint64, uint64, float32, float32) {
-	return func(out []frame, src []byte, p, step uint64, gl, gr float32) {
+func resampleS16MonoVec(wide bool) func([]Frame, []byte, uint64, uint64, float32, float32) {
+	return func(out []Frame, src []byte, p, step uint64, gl, gr float32) {
 		if n := linearRun16(wide, len(out), src, p, step, 2); n > 0 {
 			offs := linearOffsets(step)
 			resampleS16MonoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl*s16Scale, gr*s16Scale)
@@ -193,8 +185,8 @@ func resampleS16MonoVec(wide bool) func([]frame, []byte, uint64, uint64, float32
 	}
 }
 
-func resampleS16StereoVec(wide bool) func([]frame, []byte, uint64, uint64, float32, float32) {
-	return func(out []frame, src []byte, p, step uint64, gl, gr float32) {
+func resampleS16StereoVec(wide bool) func([]Frame, []byte, uint64, uint64, float32, float32) {
+	return func(out []Frame, src []byte, p, step uint64, gl, gr float32) {
 		if n := linearRun16(wide, len(out), src, p, step, 4); n > 0 {
 			offs := linearOffsets(step)
 			resampleS16StereoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl*s16Scale, gr*s16Scale)
@@ -208,8 +200,8 @@ func resampleS16StereoVec(wide bool) func([]frame, []byte, uint64, uint64, float
 	}
 }
 
-func resampleF32MonoVec(wide bool) func([]frame, []byte, uint64, uint64, float32, float32) {
-	return func(out []frame, src []byte, p, step uint64, gl, gr float32) {
+func resampleF32MonoVec(wide bool) func([]Frame, []byte, uint64, uint64, float32, float32) {
+	return func(out []Frame, src []byte, p, step uint64, gl, gr float32) {
 		if n := linearRun16(wide, len(out), src, p, step, 4); n > 0 {
 			offs := linearOffsets(step)
 			resampleF32MonoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl, gr)
@@ -223,8 +215,8 @@ func resampleF32MonoVec(wide bool) func([]frame, []byte, uint64, uint64, float32
 	}
 }
 
-func resampleF32StereoVec(wide bool) func([]frame, []byte, uint64, uint64, float32, float32) {
-	return func(out []frame, src []byte, p, step uint64, gl, gr float32) {
+func resampleF32StereoVec(wide bool) func([]Frame, []byte, uint64, uint64, float32, float32) {
+	return func(out []Frame, src []byte, p, step uint64, gl, gr float32) {
 		if n := linearRun16(wide, len(out), src, p, step, 8); n > 0 {
 			offs := linearOffsets(step)
 			resampleF32StereoAVX512(&out[0], &src[0], n, p, &offs, 16*step, gl, gr)
@@ -247,36 +239,36 @@ var (
 )
 
 //go:noescape
-func sincMonoAVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
+func sincMonoAVX2(out *Frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 
 //go:noescape
-func sincMono48AVX2(out *frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
+func sincMono48AVX2(out *Frame, n int, x unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 
 //go:noescape
-func sincStereo48AVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
+func sincStereo48AVX2(out *Frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 
 //go:noescape
-func sincStereoAVX2(out *frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
+func sincStereoAVX2(out *Frame, n int, l unsafe.Pointer, coef *float32, adv *uint32, taps int, seq, phases uint32, gl, gr float32)
 
 // The group kernels, for spans of 56 and 64 frames (sincGroups.terms).
 
 //go:noescape
-func sincMonoGroups56AVX512(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
+func sincMonoGroups56AVX512(out *Frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
 
 //go:noescape
-func sincMonoGroups64AVX512(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
+func sincMonoGroups64AVX512(out *Frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
 
 //go:noescape
-func sincStereoGroups56AVX512(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
+func sincStereoGroups56AVX512(out *Frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
 
 //go:noescape
-func sincStereoGroups64AVX512(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
+func sincStereoGroups64AVX512(out *Frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32)
 
 //go:noescape
-func sincGroups56AVX2(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32, chans *[8]uint32)
+func sincGroups56AVX2(out *Frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32, chans *[8]uint32)
 
 //go:noescape
-func sincGroups64AVX2(out *frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32, chans *[8]uint32)
+func sincGroups64AVX2(out *Frame, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups, seq uint32, gl, gr float32, chans *[8]uint32)
 
 // sincChans are the AVX2 group kernels' channel masks over four frames:
 // both channels, the left, the right.
@@ -299,15 +291,15 @@ func f32PlaneAVX2(dst *float32, src *byte, n int)
 func f32SplitAVX2(l *float32, roff int, src *byte, n int)
 
 // convertVec is convertScalar with AVX2, eight frames at a time.
-func convertVec(k sourceKind, l, r []float32, run []byte) {
+func convertVec(k Kind, l, r []float32, run []byte) {
 	v := len(l) &^ 7
 	if v > 0 {
 		switch k {
-		case kindS16Mono:
+		case KindS16Mono:
 			s16ToFloatAVX2(&l[0], &run[0], v)
-		case kindF32Mono:
+		case KindF32Mono:
 			f32PlaneAVX2(&l[0], &run[0], v)
-		case kindS16Stereo:
+		case KindS16Stereo:
 			s16SplitAVX2(&l[0], 4*sincStride, &run[0], v)
 		default:
 			f32SplitAVX2(&l[0], 4*sincStride, &run[0], v)
@@ -321,9 +313,9 @@ func convertVec(k sourceKind, l, r []float32, run []byte) {
 // wide, else AVX2) for the filters sincGroups lays out, and the
 // per-output AVX2 kernels for the rest. The assembly finds
 // the right plane sincStride floats after the left one, where
-// kernelSet.sinc cut it.
+// Kernels.sinc cut it.
 func filterVec(wide bool) sincFilter {
-	return func(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32) {
+	return func(stereo bool, out []Frame, l, r []float32, t *SincTable, seq uint32, gl, gr float32) {
 		n := len(out)
 		if g := t.grp; g != nil {
 			groups, c := uint32(len(g.adv)), &g.coef[0]

@@ -1,8 +1,9 @@
-package voices
+package dsp
 
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 )
 
 // The mixer's inner loops: one per source encoding × channel count × rate
@@ -10,12 +11,12 @@ import (
 // adds into the bus in one pass over a run of frames, reading the
 // caller's PCM directly: no per-sample switch, call or intermediate
 // buffer. Against the former decode-into-floats-then-resample, that took
-// BenchmarkMix32 from 3.76M to 1.40M instructions per 1024-frame block
+// voices' BenchmarkMix32 from 3.76M to 1.40M instructions per 1024-frame block
 // (valgrind --tool=callgrind, mixer code only) and its CPU time from
 // about 245 to 96 µs (best of eight, alternating, on a shared machine).
 //
 // Every loop adds len(out) frames, times the steady gains gl and gr, into
-// out (a ramping gain is applied by voice.render afterwards). src starts
+// out (a ramping gain is applied by voices' voice.render afterwards). src starts
 // at the run's first source frame and must hold every frame the run
 // reads: len(out) frames at unity rate; resampling, the frame the
 // position p reaches on each device frame and the one after it. p is the
@@ -40,10 +41,10 @@ const s16Scale = 1.0 / 32768
 // interpolating in float32 that is more precise and faster: one
 // int-to-float conversion per channel instead of two, none for the
 // weight; about 3.0 against 4.0 ns per frame for the loop alone on a
-// 44.1 kHz stereo run (the shape of BenchmarkKernels/44100Hz/2ch/s16le).
-const s16LerpScale = s16Scale / fracOne
+// 44.1 kHz stereo run (the shape of voices' BenchmarkKernels/44100Hz/2ch/s16le).
+const s16LerpScale = s16Scale / FracOne
 
-func mixS16Mono(out []frame, src []byte, gl, gr float32) {
+func mixS16Mono(out []Frame, src []byte, gl, gr float32) {
 	gl, gr = gl*s16Scale, gr*s16Scale
 	for i := range out {
 		j := 2 * i
@@ -53,7 +54,7 @@ func mixS16Mono(out []frame, src []byte, gl, gr float32) {
 	}
 }
 
-func mixS16Stereo(out []frame, src []byte, gl, gr float32) {
+func mixS16Stereo(out []Frame, src []byte, gl, gr float32) {
 	gl, gr = gl*s16Scale, gr*s16Scale
 	for i := range out {
 		j := 4 * i
@@ -63,7 +64,7 @@ func mixS16Stereo(out []frame, src []byte, gl, gr float32) {
 	}
 }
 
-func mixF32Mono(out []frame, src []byte, gl, gr float32) {
+func mixF32Mono(out []Frame, src []byte, gl, gr float32) {
 	for i := range out {
 		j := 4 * i
 		s := clamp(math.Float32frombits(binary.LittleEndian.Uint32(src[j : j+4 : j+4])))
@@ -72,7 +73,7 @@ func mixF32Mono(out []frame, src []byte, gl, gr float32) {
 	}
 }
 
-func mixF32Stereo(out []frame, src []byte, gl, gr float32) {
+func mixF32Stereo(out []Frame, src []byte, gl, gr float32) {
 	for i := range out {
 		j := 8 * i
 		u := binary.LittleEndian.Uint64(src[j : j+8 : j+8])
@@ -81,13 +82,13 @@ func mixF32Stereo(out []frame, src []byte, gl, gr float32) {
 	}
 }
 
-func resampleS16Mono(out []frame, src []byte, p, step uint64, gl, gr float32) {
+func resampleS16Mono(out []Frame, src []byte, p, step uint64, gl, gr float32) {
 	gl, gr = gl*s16LerpScale, gr*s16LerpScale
 	for i := range out {
 		j := 2 * (p >> 32)
 		u := binary.LittleEndian.Uint32(src[j : j+4 : j+4])
 		w1 := int64(uint32(p))
-		w0 := fracOne - w1
+		w0 := FracOne - w1
 		s := float32(int64(int16(u))*w0 + int64(int16(u>>16))*w1)
 		p += step
 		out[i][0] += float32(s * gl)
@@ -95,13 +96,13 @@ func resampleS16Mono(out []frame, src []byte, p, step uint64, gl, gr float32) {
 	}
 }
 
-func resampleS16Stereo(out []frame, src []byte, p, step uint64, gl, gr float32) {
+func resampleS16Stereo(out []Frame, src []byte, p, step uint64, gl, gr float32) {
 	gl, gr = gl*s16LerpScale, gr*s16LerpScale
 	for i := range out {
 		j := 4 * (p >> 32)
 		u := binary.LittleEndian.Uint64(src[j : j+8 : j+8])
 		w1 := int64(uint32(p))
-		w0 := fracOne - w1
+		w0 := FracOne - w1
 		p += step
 		out[i][0] += float32(float32(int64(int16(u))*w0+int64(int16(u>>32))*w1) * gl)
 		out[i][1] += float32(float32(int64(int16(u>>16))*w0+int64(int16(u>>48))*w1) * gr)
@@ -110,16 +111,16 @@ func resampleS16Stereo(out []frame, src []byte, p, step uint64, gl, gr float32) 
 
 // frac returns the interpolation weight of the next source frame: the
 // fraction of the 32.32 position p.
-func frac(p uint64) float32 { return float32(uint32(p)) * (1.0 / fracOne) }
+func frac(p uint64) float32 { return float32(uint32(p)) * (1.0 / FracOne) }
 
 // The f32 resamplers clamp after interpolating: in-range samples give a
 // result bit for bit the same as clamping each sample first, and hostile
 // ones (NaN, infinities, overs) still cannot leave [-1, 1]
-// (TestKernelsHostileFloats). One check per channel instead of two: about
+// (voices' TestKernelsHostileFloats). One check per channel instead of two: about
 // 3.5 against 4.1 ns per frame for the loop alone on a 44.1 kHz stereo
-// run (the shape of BenchmarkKernels/44100Hz/2ch/f32le).
+// run (the shape of voices' BenchmarkKernels/44100Hz/2ch/f32le).
 
-func resampleF32Mono(out []frame, src []byte, p, step uint64, gl, gr float32) {
+func resampleF32Mono(out []Frame, src []byte, p, step uint64, gl, gr float32) {
 	for i := range out {
 		j := 4 * (p >> 32)
 		u := binary.LittleEndian.Uint64(src[j : j+8 : j+8])
@@ -131,7 +132,7 @@ func resampleF32Mono(out []frame, src []byte, p, step uint64, gl, gr float32) {
 	}
 }
 
-func resampleF32Stereo(out []frame, src []byte, p, step uint64, gl, gr float32) {
+func resampleF32Stereo(out []Frame, src []byte, p, step uint64, gl, gr float32) {
 	for i := range out {
 		j := 8 * (p >> 32)
 		b := src[j : j+16 : j+16]
@@ -146,18 +147,18 @@ func resampleF32Stereo(out []frame, src []byte, p, step uint64, gl, gr float32) 
 	}
 }
 
-// kernelSet is one implementation of the mixer's inner loops, the unity
-// and linear ones indexed by sourceKind: the scalar reference
-// (scalarKernels) or the vector kernels of the CPU (bestKernels). A mixer
-// picks one at construction; the sets are immutable.
-type kernelSet struct {
+// Kernels is one implementation of the mixer's inner loops, the unity
+// and linear ones indexed by Kind: the scalar reference (ScalarKernels)
+// or the vector kernels of the CPU (BestKernels). A mixer picks one at
+// construction. A set is immutable: any goroutine may use it.
+type Kernels struct {
 	name   string
-	mix    [4]func(out []frame, src []byte, gl, gr float32)
-	linear [4]func(out []frame, src []byte, p, step uint64, gl, gr float32)
+	mix    [4]func(out []Frame, src []byte, gl, gr float32)
+	linear [4]func(out []Frame, src []byte, p, step uint64, gl, gr float32)
 	// convert and filter are the band-limited resampler's two halves:
-	// sinc (kernels_sinc.go) runs them over a run of any kind, and
+	// Sinc (kernels_sinc.go) runs them over a run of any kind, and
 	// filter alone, over planes already converted, is the path of the
-	// frames at seams and ends (voice.sincEdges).
+	// frames at seams and ends (voices' sincEdges).
 	convert sincConverter
 	filter  sincFilter
 }
@@ -166,10 +167,45 @@ type kernelSet struct {
 // architectures, CPUs without AVX2, and builds with the
 // steadyframe_scalar tag run, and what the vector kernels' tests compare
 // against.
-var scalarKernels = kernelSet{
+var scalarKernels = Kernels{
 	name:    "scalar",
-	mix:     [4]func([]frame, []byte, float32, float32){mixS16Mono, mixS16Stereo, mixF32Mono, mixF32Stereo},
-	linear:  [4]func([]frame, []byte, uint64, uint64, float32, float32){resampleS16Mono, resampleS16Stereo, resampleF32Mono, resampleF32Stereo},
+	mix:     [4]func([]Frame, []byte, float32, float32){mixS16Mono, mixS16Stereo, mixF32Mono, mixF32Stereo},
+	linear:  [4]func([]Frame, []byte, uint64, uint64, float32, float32){resampleS16Mono, resampleS16Stereo, resampleF32Mono, resampleF32Stereo},
 	convert: convertScalar,
 	filter:  filterScalar,
+}
+
+// ScalarKernels returns the reference kernels in plain Go.
+func ScalarKernels() *Kernels { return &scalarKernels }
+
+// BestKernels returns the fastest kernels this build has for this CPU.
+func BestKernels() *Kernels {
+	if len(vectorSets) > 0 {
+		return vectorSets[0]
+	}
+	return &scalarKernels
+}
+
+// VectorKernels returns every vector kernel set this CPU runs, the
+// fastest first: none on other architectures, on amd64 CPUs without
+// AVX2 and in builds with the steadyframe_scalar tag. The tests and
+// benchmarks compare them side by side.
+func VectorKernels() []*Kernels { return slices.Clone(vectorSets) }
+
+// Name returns the set's name: "scalar", "avx2" or "avx512".
+func (ks *Kernels) Name() string { return ks.name }
+
+// Mix adds len(out) frames of a unity-rate source of kind k, times the
+// steady gains gl and gr, into out. src holds exactly those frames.
+func (ks *Kernels) Mix(k Kind, out []Frame, src []byte, gl, gr float32) {
+	ks.mix[k](out, src, gl, gr)
+}
+
+// Linear adds len(out) frames of a source of kind k, resampled by
+// linear interpolation, times the steady gains gl and gr, into out. p is
+// the 32.32 position relative to src (its integer part starts at 0), step
+// the source frames per device frame; src must hold every frame the run
+// reads: the frame each output's position is in and the one after it.
+func (ks *Kernels) Linear(k Kind, out []Frame, src []byte, p, step uint64, gl, gr float32) {
+	ks.linear[k](out, src, p, step, gl, gr)
 }
