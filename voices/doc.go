@@ -60,11 +60,16 @@
 // the sinc's group kernels, which compute 16 consecutive outputs one per
 // lane, and the linear resamplers when upsampling), and plain Go
 // everywhere else: other architectures, older CPUs, and builds with the
-// steadyframe_scalar tag, which compiles the assembly out. The Go loops
-// are the reference: the vector ones give the same bits (the 16-bit
-// linear resamplers within a rounding), which the tests check on hostile
-// input too, so the mix does not depend on the CPU; every assembly
-// routine clears the upper vector bits (VZEROUPPER) before it returns.
+// steadyframe_scalar tag, which compiles the assembly out. They live in
+// an internal package (voices/internal/dsp) that users never import. The
+// Go loops are the reference: the vector ones give the same bits, which
+// the tests check on hostile input too, and the Go code keeps every
+// multiply-add unfused (explicit float32 conversions, where Go would
+// fuse them on arm64 and with GOAMD64=v3). So the mix does not depend on
+// the CPU: the same commands render the same bits on amd64 (GOAMD64=v1
+// or v3, vector or scalar) and arm64 (TestRenderGolden holds the hashes).
+// Every assembly routine clears the upper vector bits (VZEROUPPER)
+// before it returns.
 //
 // # Ownership
 //

@@ -44,11 +44,7 @@ func vectorRenderMatchesScalar(t *testing.T, vec *dsp.Kernels) {
 					want, got := make([]frame, n), make([]frame, n)
 					a.render(want, scratch, tl, tr)
 					b.render(got, scratch, tl, tr)
-					tol := 0.0
-					if rs == ResamplerLinear && f.Encoding == EncodingInt16LE {
-						tol = 1e-6
-					}
-					dsptest.Same(t, rs.String()+" "+f.String(), got, want, tol)
+					dsptest.Same(t, rs.String()+" "+f.String(), got, want, 0)
 					if a.ended != b.ended || a.pos != b.pos || a.seq != b.seq {
 						t.Fatalf("%v %v: state differs after block %d", rs, f, blk)
 					}

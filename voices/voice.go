@@ -110,8 +110,8 @@ func (v *voice) render(mix, scratch []frame, tl, tr float32) {
 		for i, f := range s {
 			g.l += g.dl
 			g.r += g.dr
-			mix[i][0] += f[0] * g.l
-			mix[i][1] += f[1] * g.r
+			mix[i][0] += float32(f[0] * g.l)
+			mix[i][1] += float32(f[1] * g.r)
 		}
 	}
 	if !v.loop && int(v.pos>>32) >= v.stop() {
@@ -168,8 +168,8 @@ func (v *voice) edge(out *frame, k int, gl, gr float32) {
 	var s [4]float32
 	v.decode(s[:], k, 2)
 	t := dsp.Frac(v.pos)
-	out[0] += (s[0] + (s[2]-s[0])*t) * gl
-	out[1] += (s[1] + (s[3]-s[1])*t) * gr
+	out[0] += float32((s[0] + float32((s[2]-s[0])*t)) * gl)
+	out[1] += float32((s[1] + float32((s[3]-s[1])*t)) * gr)
 }
 
 // mixRun dispatches a run starting at source frame k, whose every source

@@ -15,12 +15,10 @@ import (
 // (sinc_avx512_amd64.s, linear_avx512_amd64.s: the sinc's group kernels
 // and the linear resamplers for upsampling). They multiply and add
 // separately, as the scalar loops do, rather than fuse: each result is
-// rounded as the scalar code rounds it, so the unity-rate, f32 linear and
-// every sinc kernel give the same bits as the scalar one on any input,
-// NaN and infinities included (TestVectorKernelsMatchScalar), and the mix
-// does not depend on the CPU; only the s16 linear resamplers, which
-// interpolate in floats where the scalar ones use integers, differ, by a
-// rounding (under 1e-7). Fused multiply-adds in the sinc's group kernels
+// rounded as the scalar code rounds it, so every kernel gives the same
+// bits as the scalar one on any input, NaN and infinities included
+// (TestVectorKernelsMatchScalar), and the mix does not depend on the CPU
+// (voices' TestRenderGolden). Fused multiply-adds in the sinc's group kernels
 // would cost that equality: they gained about 9% of
 // BenchmarkMix32/impl=vector-sinc, all of it in the stereo kernels, with
 // outputs within 7e-7 of the scalar ones (measured, not adopted).

@@ -219,13 +219,13 @@ func newSincTable(src, dev int) *SincTable {
 			x := u / (float64(K) / 2)
 			w := 0.0
 			if x*x < 1 {
-				w = besselI0(sincBeta*math.Sqrt(1-x*x)) / i0b
+				w = besselI0(sincBeta*math.Sqrt(1-float64(x*x))) / i0b
 			}
 			s := 2 * fc
 			if u != 0 {
 				s = math.Sin(2*math.Pi*fc*u) / (math.Pi * u)
 			}
-			row[k] = s * w
+			row[k] = float64(s * w)
 			sum += row[k]
 		}
 		// Each phase's gain at DC is exactly 1: otherwise the gain would
@@ -289,8 +289,8 @@ func besselI0(x float64) float64 {
 	s, term := 1.0, 1.0
 	for k := 1; k < 500; k++ {
 		h := x / (2 * float64(k))
-		term *= h * h
-		s += term
+		term *= float64(h * h)
+		s += float64(term)
 		if term < 1e-17*s {
 			break
 		}
