@@ -1,5 +1,10 @@
 package dsp
 
+// The amd64 vector kernels are generated: asmgen (a module of its own,
+// so that this one does not need avo) writes kernels_amd64.s, and
+// scripts/ci-kernels.sh fails when regenerating changes it.
+//go:generate go run -C asmgen . -out ../kernels_amd64.s
+
 import (
 	"encoding/binary"
 	"math"
