@@ -1,4 +1,4 @@
-//go:build !amd64 || steadyframe_scalar
+//go:build !(amd64 || arm64) || steadyframe_scalar
 
 package dsp
 
