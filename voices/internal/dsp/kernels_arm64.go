@@ -42,11 +42,9 @@ func filterNEON(stereo bool, out []Frame, l, r []float32, t *SincTable, seq uint
 		filterScalar(stereo, out, l, r, t, seq, gl, gr)
 		return
 	}
+	// The kernels are called directly, not through a function value: the
+	// gains they take by pointer then stay on the stack.
 	gains := [4]float32{gl, gr, gl, gr}
-	kern := sincQuartersMonoNEON
-	if stereo {
-		kern = sincQuartersStereoNEON
-	}
 	j := 0 // the window start of out[0], in frames from l[0]
 	for len(out) > 0 {
 		if seq%4 != 0 || len(out) < 4 {
@@ -63,7 +61,12 @@ func filterNEON(stereo bool, out []Frame, l, r []float32, t *SincTable, seq uint
 		nq := min(int(4-qi), len(out)/4)
 		start := j - int(g.lane[seq])
 		x := (*float32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(l)), 4*start))
-		kern(&out[0], nq, x, &g.coef[(int(gi)*g.terms*16)+int(qi)*4], g.terms, &gains)
+		c := &g.coef[int(gi)*g.terms*16+int(qi)*4]
+		if stereo {
+			sincQuartersStereoNEON(&out[0], nq, x, c, g.terms, &gains)
+		} else {
+			sincQuartersMonoNEON(&out[0], nq, x, c, g.terms, &gains)
+		}
 		if nq == 4 {
 			// A whole group: its window moves on by g.adv[gi].
 			j += int(g.adv[gi])
