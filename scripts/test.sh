@@ -77,6 +77,11 @@ run_tests race -race -v
 echo "== go test -tags steadyframe_scalar ./voices/..."
 if go test -count=1 -tags steadyframe_scalar ./voices/...; then stage ok scalar-kernels; else stage fail scalar-kernels; fi
 
+# The mixer kernels: generated assembly unchanged, no fused multiply-adds,
+# the same bits under GOAMD64=v3 and on arm64 (qemu-user).
+echo "== ci-kernels.sh"
+if ./scripts/ci-kernels.sh; then stage ok kernels; else stage fail kernels; fi
+
 # The examples are Go modules of their own (a replace points each at this
 # checkout), so they can reach only the library's public API. Their tests
 # build and run them under Xvfb: the renderer with -verify, the Ebitengine

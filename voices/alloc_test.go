@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/steadyframe/steadyframe/internal/testenv"
+	"github.com/steadyframe/steadyframe/voices/internal/dsp"
 )
 
 // wantNoAllocs is testenv.NoAllocs with this package's run count, except
@@ -45,7 +46,7 @@ func TestPlayAllocs(t *testing.T) {
 // kernels), stealing and stopping in play.
 func TestMixerAllocs(t *testing.T) {
 	for _, rs := range []Resampler{ResamplerSinc, ResamplerLinear} {
-		for _, ks := range []*kernelSet{&scalarKernels, bestKernels()} {
+		for _, ks := range []*dsp.Kernels{dsp.ScalarKernels(), dsp.BestKernels()} {
 			e, _ := offlineEngine(t, EngineDesc{Policy: PolicySteal, Resampler: rs})
 			e.mix.setKernels(ks)
 			var clips []Clip
@@ -58,7 +59,7 @@ func TestMixerAllocs(t *testing.T) {
 			}
 			buf := make([]byte, 1024*8)
 			i := 0
-			wantNoAllocs(t, "mixer Read with 32 voices, "+rs.String()+", "+ks.name, func() {
+			wantNoAllocs(t, "mixer Read with 32 voices, "+rs.String()+", "+ks.Name(), func() {
 				_, _ = e.Play(clips[i%len(clips)], PlayDesc{Loop: true, Priority: 2})
 				i++
 				_, _ = e.mix.Read(buf)

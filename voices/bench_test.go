@@ -3,6 +3,8 @@ package voices
 import (
 	"testing"
 	"time"
+
+	"github.com/steadyframe/steadyframe/voices/internal/dsp"
 )
 
 // benchFormats are the 12 source formats of the shared benchmark load:
@@ -91,13 +93,13 @@ func BenchmarkPlay(b *testing.B) {
 func BenchmarkMix32(b *testing.B) {
 	for _, c := range []struct {
 		name string
-		ks   *kernelSet
+		ks   *dsp.Kernels
 		rs   Resampler
 	}{
-		{"impl=scalar-linear", &scalarKernels, ResamplerLinear},
-		{"impl=vector-linear", bestKernels(), ResamplerLinear},
-		{"impl=scalar-sinc", &scalarKernels, ResamplerSinc},
-		{"impl=vector-sinc", bestKernels(), ResamplerSinc},
+		{"impl=scalar-linear", dsp.ScalarKernels(), ResamplerLinear},
+		{"impl=vector-linear", dsp.BestKernels(), ResamplerLinear},
+		{"impl=scalar-sinc", dsp.ScalarKernels(), ResamplerSinc},
+		{"impl=vector-sinc", dsp.BestKernels(), ResamplerSinc},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			e, _ := benchEngine(b, 32, c.rs)

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"testing"
+
+	"github.com/steadyframe/steadyframe/voices/internal/dsp"
 )
 
 // every source format, for table tests.
@@ -18,7 +20,7 @@ func allFormats() []Format {
 // testVoice returns a voice configured as a pool would for f, playing
 // pcm, for a 48 kHz device.
 func testVoice(f Format, pcm []byte, loop bool) *voice {
-	v := &voice{kind: kindOf(f), step: uint64(f.Rate) << 32 / 48000, kern: &scalarKernels, mono: f.Channels == 1}
+	v := &voice{kind: kindOf(f), step: uint64(f.Rate) << 32 / 48000, kern: dsp.ScalarKernels(), mono: f.Channels == 1}
 	v.data = pcm
 	v.end = len(pcm) / f.FrameBytes()
 	v.loop = loop
@@ -32,8 +34,8 @@ func testSincVoice(f Format, pcm []byte, loop bool, dev int) *voice {
 	v := testVoice(f, pcm, loop)
 	v.step = uint64(f.Rate) << 32 / uint64(dev)
 	if f.Rate != dev {
-		v.sinc = sincTableFor(f.Rate, dev)
-		v.planes = newSincPlanes()
+		v.sinc = dsp.TableFor(f.Rate, dev)
+		v.planes = dsp.NewPlanes()
 	}
 	return v
 }
@@ -189,40 +191,5 @@ func TestResamplerLoop(t *testing.T) {
 	}
 	if got, lim := maxStep(l), 2*math.Pi*441*0.5/48000*1.02; got > lim {
 		t.Errorf("step %.5f at the loop seam, want at most %.5f", got, lim)
-	}
-}
-
-// TestLimiter checks the output protection: everything within full scale
-// passes bit for bit, an over lands exactly on full scale and never past
-// it, the gain recovers to exactly unity afterwards, and nothing ever
-// leaves [-1, 1]. (The former soft clip bent every sample above 0.75.)
-func TestLimiter(t *testing.T) {
-	lim := newLimiter(48000)
-	limit := func(l, r float32) (float32, float32) {
-		f := []frame{{l, r}}
-		lim.run(f, 1, 0)
-		return f[0][0], f[0][1]
-	}
-	for x := float32(-1); x <= 1; x += 1.0 / 4096 {
-		if l, r := limit(x, -x); l != x || r != -x {
-			t.Fatalf("limit(%v) = %v, %v: changed a sample within full scale", x, l, r)
-		}
-	}
-	l, r := limit(2, 0.5)
-	if l != 1 || r != 0.25 {
-		t.Fatalf("an over of 2 = %v, %v: want 1, 0.25 (both channels by the same gain)", l, r)
-	}
-	for x := float32(-100); x <= 100; x += 0.37 {
-		if l, r := limit(x, x/3); l < -1 || l > 1 || r < -1 || r > 1 {
-			t.Fatalf("limit(%v) = %v, %v: outside [-1, 1]", x, l, r)
-		}
-	}
-	// 50 ms time constant: after a second of silence the gain is back at
-	// exactly one, and a full-scale sample passes unchanged.
-	for i := 0; i < 48000; i++ {
-		limit(0, 0)
-	}
-	if l, _ := limit(0.999, 0); lim.cut != 0 || l != 0.999 {
-		t.Fatalf("after recovery: gain reduction %v, 0.999 -> %v", lim.cut, l)
 	}
 }

@@ -55,16 +55,30 @@
 // and the gain recovers with a 50 ms time constant. A centred mono voice
 // plays at unity on a mono device (its pan is a balance there).
 //
-// The inner loops are AVX2 assembly on amd64 CPUs that have it, and
-// AVX-512 where present (chosen at run time with golang.org/x/sys/cpu:
-// the sinc's group kernels, which compute 16 consecutive outputs one per
-// lane, and the linear resamplers when upsampling), and plain Go
-// everywhere else: other architectures, older CPUs, and builds with the
-// steadyframe_scalar tag, which compiles the assembly out. The Go loops
-// are the reference: the vector ones give the same bits (the 16-bit
-// linear resamplers within a rounding), which the tests check on hostile
-// input too, so the mix does not depend on the CPU; every assembly
-// routine clears the upper vector bits (VZEROUPPER) before it returns.
+// The inner loops live in an internal package (voices/internal/dsp),
+// which users never import. Which CPU runs which:
+//
+//   - amd64 with AVX2: AVX2 assembly for every loop; with AVX-512F too,
+//     AVX-512 for the sinc's group kernels (16 consecutive outputs, one
+//     per lane) and the linear resamplers when upsampling. Chosen once,
+//     at run time, with golang.org/x/sys/cpu. The assembly is generated
+//     by one avo program.
+//   - arm64: NEON assembly for the sinc's group filter (upsampling to
+//     48 taps, the default's common case), plain Go for the rest. Its
+//     speed is not measured here (no arm64 machine): it executes about
+//     a tenth of the scalar filter's instructions per frame under
+//     qemu-aarch64 (docs/kernels.md).
+//   - Everything else, amd64 without AVX2, and builds with the
+//     steadyframe_scalar tag: plain Go.
+//
+// The Go loops are the reference: the vector ones give the same bits,
+// which the tests check on hostile input too, and the Go code keeps
+// every multiply-add unfused (explicit float32 conversions, where Go
+// would fuse them on arm64 and with GOAMD64=v3). So the mix does not
+// depend on the CPU: the same commands render the same bits on amd64
+// (GOAMD64=v1 or v3, vector or scalar) and arm64 (TestRenderGolden
+// holds their hashes). Every amd64 routine clears the upper vector bits
+// (VZEROUPPER) before it returns.
 //
 // # Ownership
 //

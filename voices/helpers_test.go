@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/steadyframe/steadyframe/internal/pcmcheck"
+	"github.com/steadyframe/steadyframe/voices/internal/dsp"
 )
 
 // tone returns frames frames of a sine of freq Hz and amplitude amp in
@@ -106,7 +107,7 @@ func (v *voice) pull(dst []float32) {
 // setKernels makes every voice run the kernels ks (the benchmarks and
 // tests compare the sets side by side). Call it only where the mixer is
 // not running.
-func (m *mixer) setKernels(ks *kernelSet) {
+func (m *mixer) setKernels(ks *dsp.Kernels) {
 	for i := range m.voices {
 		m.voices[i].kern = ks
 	}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
+	"github.com/steadyframe/steadyframe/voices/internal/dsp"
 )
 
 // mixer renders the device stream. It is the io.Reader the device pulls:
@@ -41,7 +42,7 @@ type mixer struct {
 	// Owned by the audio goroutine (outside the barrier).
 	out    []byte
 	outPos int
-	lim    limiter
+	lim    dsp.Limiter
 
 	// blockNs is the engine clock at the start of the latest block: Play
 	// stamps its command with it instead of reading the clock itself, and
@@ -78,7 +79,7 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 		scratch: make([]frame, block),
 		out:     make([]byte, block*dev.FrameBytes()),
 		master:  1, masterCur: 1,
-		lim: newLimiter(dev.Rate),
+		lim: dsp.NewLimiter(dev.Rate),
 	}
 	m.outPos = len(m.out) // nothing rendered yet
 	m.blockNs.Store(clock())
@@ -87,13 +88,13 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 	}
 	// Every voice runs the same kernels and shares one scratch for the
 	// sinc kernels' converted source, used by each voice in turn.
-	kern, planes := bestKernels(), newSincPlanes()
+	kern, planes := dsp.BestKernels(), dsp.NewPlanes()
 	for pi := range slots.pools {
 		p := &slots.pools[pi]
 		step := uint64(p.format.Rate) << 32 / uint64(dev.Rate)
-		var t *sincTable
+		var t *dsp.SincTable
 		if rs == ResamplerSinc && p.format.Rate != dev.Rate && p.size > 0 {
-			t = sincTableFor(p.format.Rate, dev.Rate)
+			t = dsp.TableFor(p.format.Rate, dev.Rate)
 		}
 		for s := p.base; s < p.base+p.size; s++ {
 			m.voices[s] = voice{pool: p, kind: kindOf(p.format), step: step, sinc: t, kern: kern, planes: planes, mono: p.format.Channels == 1}
@@ -180,7 +181,7 @@ func (m *mixer) startFade(v *voice) {
 func (m *mixer) encode() {
 	g, dg := m.masterCur, (m.master-m.masterCur)/float32(m.block)
 	m.masterCur = m.master
-	m.lim.run(m.mix, g, dg)
+	m.lim.Run(m.mix, g, dg)
 	if m.dev.Channels == 2 && m.dev.Encoding == EncodingFloat32LE {
 		// The default device format is the bus's own layout on a
 		// little-endian CPU: a copy.
@@ -212,10 +213,10 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 func putSample(o []byte, e Encoding, s float32) {
 	if e == EncodingFloat32LE {
-		binary.LittleEndian.PutUint32(o, math.Float32bits(s))
+		dsp.PutF32(o, s)
 		return
 	}
-	binary.LittleEndian.PutUint16(o, uint16(int16(math.Round(float64(s)*32767))))
+	dsp.PutS16(o, s)
 }
 
 // drain applies every queued command in order.

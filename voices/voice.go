@@ -1,22 +1,16 @@
 package voices
 
-import "math"
+import (
+	"math"
 
-// sourceKind selects a voice's decoder; fixed per pool, so starting a
-// voice configures nothing.
-type sourceKind uint8
-
-const (
-	kindS16Mono sourceKind = iota
-	kindS16Stereo
-	kindF32Mono
-	kindF32Stereo
+	"github.com/steadyframe/steadyframe/voices/internal/dsp"
 )
 
-func kindOf(f Format) sourceKind {
-	k := kindS16Mono
+// kindOf returns the source kind of format f: its decoder.
+func kindOf(f Format) dsp.Kind {
+	k := dsp.KindS16Mono
 	if f.Encoding == EncodingFloat32LE {
-		k = kindF32Mono
+		k = dsp.KindF32Mono
 	}
 	if f.Channels == 2 {
 		k++
@@ -24,16 +18,9 @@ func kindOf(f Format) sourceKind {
 	return k
 }
 
-// kindFrameBytes is the size of one source frame of each kind.
-var kindFrameBytes = [...]int{kindS16Mono: 2, kindS16Stereo: 4, kindF32Mono: 4, kindF32Stereo: 8}
-
-// fracOne is 1.0 in the 32.32 fixed-point source position.
-const fracOne = 1 << 32
-
-// frame is one stereo frame of the mix bus. Typing the bus as frames
-// rather than interleaved floats lets the inner loops index both channels
-// without bounds checks.
-type frame [2]float32
+// frame is one stereo frame of the mix bus (dsp.Frame), under a short
+// name for the package's many buses.
+type frame = dsp.Frame
 
 // voice is one playing sound. Its converter (kind) and resampler step are
 // set when the pool is built; Play fills in the clip and settings. A voice
@@ -42,11 +29,11 @@ type frame [2]float32
 type voice struct {
 	// Fixed at construction.
 	pool   *formatPool
-	kind   sourceKind
-	step   uint64     // source frames per device frame, 32.32 fixed point (linear)
-	sinc   *sincTable // the band-limited resampler's filter, or nil: unity rate or linear
-	kern   *kernelSet // the inner loops: vector where the CPU has them
-	planes []float32  // the mixer's scratch for the sinc kernels' converted source (newSincPlanes)
+	kind   dsp.Kind
+	step   uint64         // source frames per device frame, 32.32 fixed point (linear)
+	sinc   *dsp.SincTable // the band-limited resampler's filter, or nil: unity rate or linear
+	kern   *dsp.Kernels   // the inner loops: vector where the CPU has them
+	planes *dsp.Planes    // the mixer's scratch for the sinc kernels' converted source
 	mono   bool
 
 	// Set by Play.
@@ -123,8 +110,8 @@ func (v *voice) render(mix, scratch []frame, tl, tr float32) {
 		for i, f := range s {
 			g.l += g.dl
 			g.r += g.dr
-			mix[i][0] += f[0] * g.l
-			mix[i][1] += f[1] * g.r
+			mix[i][0] += float32(f[0] * g.l)
+			mix[i][1] += float32(f[1] * g.r)
 		}
 	}
 	if !v.loop && int(v.pos>>32) >= v.stop() {
@@ -134,7 +121,7 @@ func (v *voice) render(mix, scratch []frame, tl, tr float32) {
 
 // renderFrames mixes len(mix) frames at gains (gl, gr). It splits them
 // into runs whose source frames lie wholly inside the clip, each mixed by
-// one specialised loop (kernels.go), and the rare frame that interpolates
+// one specialised loop (dsp.Kernels), and the rare frame that interpolates
 // across the loop seam or past the end, which goes through decode. A
 // voice with the sinc goes to renderSinc instead.
 func (v *voice) renderFrames(mix []frame, gl, gr float32) {
@@ -142,8 +129,8 @@ func (v *voice) renderFrames(mix []frame, gl, gr float32) {
 		v.renderSinc(mix, gl, gr)
 		return
 	}
-	unity := v.step == fracOne // the position then never has a fraction
-	lim := v.end - 1           // the last frame a resampled run may start at
+	unity := v.step == dsp.FracOne // the position then never has a fraction
+	lim := v.end - 1               // the last frame a resampled run may start at
 	if unity {
 		lim = v.end
 	}
@@ -180,26 +167,26 @@ func (v *voice) renderFrames(mix []frame, gl, gr float32) {
 func (v *voice) edge(out *frame, k int, gl, gr float32) {
 	var s [4]float32
 	v.decode(s[:], k, 2)
-	t := frac(v.pos)
-	out[0] += (s[0] + (s[2]-s[0])*t) * gl
-	out[1] += (s[1] + (s[3]-s[1])*t) * gr
+	t := dsp.Frac(v.pos)
+	out[0] += float32((s[0] + float32((s[2]-s[0])*t)) * gl)
+	out[1] += float32((s[1] + float32((s[3]-s[1])*t)) * gr)
 }
 
 // mixRun dispatches a run starting at source frame k, whose every source
 // frame (and, resampling, the next one) lies inside the clip, to the
 // inner loop for the voice's encoding, channels and rate.
 func (v *voice) mixRun(mix []frame, k int, gl, gr float32) {
-	fb := kindFrameBytes[v.kind]
+	fb := v.kind.FrameBytes()
 	src := v.data[k*fb : v.end*fb]
-	if v.step == fracOne {
-		v.kern.mix[v.kind](mix, src, gl, gr)
+	if v.step == dsp.FracOne {
+		v.kern.Mix(v.kind, mix, src, gl, gr)
 		return
 	}
-	v.kern.linear[v.kind](mix, src, v.pos&(fracOne-1), v.step, gl, gr)
+	v.kern.Linear(v.kind, mix, src, v.pos&(dsp.FracOne-1), v.step, gl, gr)
 }
 
 // renderSinc is renderFrames for the band-limited resampler. The filter
-// reads t.taps source frames around each position: from t.half frames
+// reads t.Taps() source frames around each position: from t.Half() frames
 // before it to taps-half-1 after. Runs whose every window lies inside
 // the clip (after a loop seam, inside the loop region) go to the kernels;
 // frames whose window crosses the clip's start, its end or a loop seam go
@@ -221,7 +208,7 @@ func (v *voice) renderSinc(mix []frame, gl, gr float32) {
 				return
 			}
 			v.pos -= uint64(v.end-v.loopStart) << 32
-			if v.wraps*(v.end-v.loopStart) < t.taps {
+			if v.wraps*(v.end-v.loopStart) < t.Taps() {
 				v.wraps++
 			}
 			continue
@@ -233,10 +220,10 @@ func (v *voice) renderSinc(mix []frame, gl, gr float32) {
 		// The run ends before the first position whose window would read
 		// past the clip's last frame: end-1-(taps-half-1) is the last
 		// frame a position may lie in.
-		c := min(len(mix)-i, t.outputsUpTo(k, v.seq, v.end-t.taps+t.half))
-		fb := kindFrameBytes[v.kind]
-		v.kern.sinc(v.kind, mix[i:i+c], v.data[(k-t.half)*fb:v.end*fb], t, v.seq, gl, gr, v.planes)
-		k, v.seq = t.advance(k, v.seq, c)
+		c := min(len(mix)-i, t.OutputsUpTo(k, v.seq, v.end-t.Taps()+t.Half()))
+		fb := v.kind.FrameBytes()
+		v.kern.Sinc(v.kind, mix[i:i+c], v.data[(k-t.Half())*fb:v.end*fb], t, v.seq, gl, gr, v.planes)
+		k, v.seq = t.Advance(k, v.seq, c)
 		v.pos = uint64(k) << 32
 		i += c
 	}
@@ -248,7 +235,7 @@ func (v *voice) renderSinc(mix []frame, gl, gr float32) {
 // of the clip) plays out instead of being cut.
 func (v *voice) stop() int {
 	if v.sinc != nil {
-		return v.end + v.sinc.half
+		return v.end + v.sinc.Half()
 	}
 	return v.end
 }
@@ -261,7 +248,7 @@ func (v *voice) sincFits(k int) bool {
 	if v.wraps > 0 {
 		first = v.loopStart
 	}
-	return k-v.sinc.half >= first && k+v.sinc.taps-v.sinc.half-1 < v.end
+	return k-v.sinc.Half() >= first && k+v.sinc.Taps()-v.sinc.Half()-1 < v.end
 }
 
 // sincEdgeSlack is how many source frames past one window sincEdges
@@ -279,10 +266,9 @@ const sincEdgeSlack = 64
 // loop seam.
 func (v *voice) sincEdges(mix []frame, k int, gl, gr float32) int {
 	t := v.sinc
-	span := t.taps + sincEdgeSlack
-	l := v.planes[sincLead : sincLead+span : sincLead+span]
-	r := v.planes[sincStride+sincLead : sincStride+sincLead+span : sincStride+sincLead+span]
-	base := k - t.half
+	span := t.Taps() + sincEdgeSlack
+	l, r := v.planes.Window(span)
+	base := k - t.Half()
 	var f [2]float32
 	for j := range span {
 		v.sincFrame(f[:], base+j)
@@ -294,13 +280,13 @@ func (v *voice) sincEdges(mix []frame, k int, gl, gr float32) int {
 	}
 	n, seq := 0, v.seq
 	for n < len(mix) && k < stop && (n == 0 || !v.sincFits(k)) {
-		if k-t.half-base+t.taps > span {
+		if k-t.Half()-base+t.Taps() > span {
 			break
 		}
-		k, seq = t.step1(k, seq)
+		k, seq = t.Step1(k, seq)
 		n++
 	}
-	v.kern.filter(!v.mono, mix[:n], l, r, t, v.seq, gl, gr)
+	v.kern.Filter(!v.mono, mix[:n], l, r, t, v.seq, gl, gr)
 	v.seq = seq
 	v.pos = uint64(k) << 32
 	return n

@@ -1,4 +1,4 @@
-package voices
+package dsp
 
 import "math"
 
@@ -12,7 +12,7 @@ const limiterRelease = 0.05 // seconds
 // it snaps to exactly 1, from where clean audio passes bit for bit.
 const limiterSnap = 1.0 / (1 << 20)
 
-// limiter is the output protection: a look-ahead-free peak limiter with a
+// Limiter is the output protection: a look-ahead-free peak limiter with a
 // hard knee at 0 dBFS. It does nothing, bit for bit, while every sample
 // of the mix lies within full scale; a frame that would pass full scale
 // sets the gain (both channels alike) so that its larger sample lands on
@@ -23,8 +23,9 @@ const limiterSnap = 1.0 / (1 << 20)
 // clip on the peaks that follow it, and music mastered to -0.1 dBFS plays
 // untouched, where the former soft clip bent everything above -2.5 dBFS.
 // It allocates nothing and keeps one float of state. It belongs to the
-// audio goroutine.
-type limiter struct {
+// goroutine that mixes (voices' audio goroutine); it is not safe for
+// concurrent use.
+type Limiter struct {
 	// cut is the gain reduction now, 1 - gain: 0, or decaying after an
 	// over. The recovery decays it rather than step the gain towards 1,
 	// which in float32 would stall about 1e-4 short of unity, once a step
@@ -33,11 +34,12 @@ type limiter struct {
 	keep float32 // the share of cut left after one frame
 }
 
-func newLimiter(rate int) limiter {
-	return limiter{keep: float32(math.Exp(-1 / (limiterRelease * float64(rate))))}
+// NewLimiter returns a limiter for a stream of rate frames per second.
+func NewLimiter(rate int) Limiter {
+	return Limiter{keep: float32(math.Exp(-1 / (limiterRelease * float64(rate))))}
 }
 
-// run applies the master gain, ramping from g by dg before each frame, and
+// Run applies the master gain, ramping from g by dg before each frame, and
 // the limiter to mix, in place. The gain reduction stays in a register
 // across the block: kept in the limiter's field, as when each frame
 // called a limiting method, every frame of a recovering gain waited on a
@@ -47,7 +49,7 @@ func newLimiter(rate int) limiter {
 // a dozen instructions each: the mix is finite, every source being
 // clamped. At unity gain with nothing to limit, the frames are only
 // scanned.
-func (lim *limiter) run(mix []frame, g, dg float32) {
+func (lim *Limiter) Run(mix []Frame, g, dg float32) {
 	i, cut, keep := 0, lim.cut, lim.keep
 	if cut == 0 && g == 1 && dg == 0 {
 		for i < len(mix) && mag(mix[i][0]) <= one && mag(mix[i][1]) <= one {
@@ -59,7 +61,7 @@ func (lim *limiter) run(mix []frame, g, dg float32) {
 		l, r := mix[i][0]*g, mix[i][1]*g
 		ml, mr := mag(l), mag(r)
 		if cut == 0 && ml <= one && mr <= one {
-			mix[i] = frame{l, r}
+			mix[i] = Frame{l, r}
 			continue
 		}
 		gain := 1 - cut
@@ -67,7 +69,7 @@ func (lim *limiter) run(mix []frame, g, dg float32) {
 			gain /= p
 			cut = 1 - gain
 		}
-		mix[i] = frame{clamp1(l * gain), clamp1(r * gain)}
+		mix[i] = Frame{clamp1(l * gain), clamp1(r * gain)}
 		if cut *= keep; cut < limiterSnap {
 			cut = 0
 		}

@@ -1,11 +1,11 @@
-package voices
+package dsp
 
 import (
 	"encoding/binary"
 	"math"
 )
 
-// The band-limited resampler's inner loop, kernelSet.sinc, for every
+// The band-limited resampler's inner loop, Kernels.sinc, for every
 // source encoding × channel count. It adds len(out) device frames, times
 // the steady gains gl and gr, into out. src starts at the first source frame the first
 // output's filter reads (its position's frame minus t.half) and holds
@@ -13,7 +13,7 @@ import (
 // is the dot product of t.taps source frames with its row of
 // coefficients; the position then advances by t.adv[seq] frames, and the
 // next output takes the next row. planes is the mixer's scratch
-// (newSincPlanes).
+// (NewPlanes).
 //
 // Every kernel, scalar or vector, first converts the run's frames into
 // planes of floats, a plane per channel, once each: the filter reads each
@@ -47,29 +47,55 @@ const (
 	sincStride = sincPlane + 64
 )
 
-// newSincPlanes returns the scratch the sinc kernels need: a left and a
-// right plane, each with its margins.
-func newSincPlanes() []float32 { return make([]float32, 2*sincStride) }
+// Planes is the scratch the sinc kernels convert a run's source into: a
+// left and a right plane of floats, each with its margins. One Planes
+// may serve every voice of a mixer in turn. It belongs to the goroutine
+// that mixes; it is not safe for concurrent use.
+type Planes struct{ buf []float32 }
+
+// NewPlanes returns the scratch for the sinc kernels.
+func NewPlanes() *Planes { return &Planes{buf: make([]float32, 2*sincStride)} }
+
+// PlaneFrames is the most frames Window holds.
+const PlaneFrames = sincPlane
+
+// Window returns the first n frames (n <= PlaneFrames) of the left and
+// the right plane, where Kernels.Filter expects them: it finds the right
+// plane at a fixed distance from the left. The slices alias p's storage
+// and are valid until the next call that uses p.
+func (p *Planes) Window(n int) (l, r []float32) {
+	return p.buf[sincLead : sincLead+n : sincLead+n], p.buf[sincStride+sincLead : sincStride+sincLead+n : sincStride+sincLead+n]
+}
+
+// Filter adds len(out) outputs of the filter t, from row seq on, filtered
+// from source planes already converted (Planes.Window: 16-bit samples
+// unscaled, their scale in the gains; float samples clamped), times the
+// gains gl and gr, into out; r is unused unless stereo. l and r must be
+// a Window of one Planes holding every frame the outputs read, from the
+// first output's window start.
+func (ks *Kernels) Filter(stereo bool, out []Frame, l, r []float32, t *SincTable, seq uint32, gl, gr float32) {
+	ks.filter(stereo, out, l, r, t, seq, gl, gr)
+}
 
 // sincFilter filters n outputs from converted planes l and r (r unused
 // for mono): a scalar loop, or a wrapper of an assembly kernel.
-type sincFilter func(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32)
+type sincFilter func(stereo bool, out []Frame, l, r []float32, t *SincTable, seq uint32, gl, gr float32)
 
 // sincConverter fills the planes l and r (r unused for mono) with the
 // source frames run of kind k, len(l) of them.
-type sincConverter func(k sourceKind, l, r []float32, run []byte)
+type sincConverter func(k Kind, l, r []float32, run []byte)
 
-// sinc is every sinc kernel of ks, for source kind k: it converts the
-// source a run of at most a plane of frames at a time with ks.convert
-// and filters each run with ks.filter.
-func (ks *kernelSet) sinc(k sourceKind, out []frame, src []byte, t *sincTable, seq uint32, gl, gr float32, planes []float32) {
+// Sinc adds len(out) device frames of a source of kind k, resampled by
+// the band-limited filter t, times the steady gains gl and gr, into out
+// (the whole contract is above). It converts the source a run of at
+// most a plane of frames at a time into planes and filters each run.
+func (ks *Kernels) Sinc(k Kind, out []Frame, src []byte, t *SincTable, seq uint32, gl, gr float32, planes *Planes) {
 	fb := kindFrameBytes[k]
-	if k == kindS16Mono || k == kindS16Stereo {
+	if k == KindS16Mono || k == KindS16Stereo {
 		gl, gr = gl*s16Scale, gr*s16Scale
 	}
-	stereo := k == kindS16Stereo || k == kindF32Stereo
-	l := planes[sincLead : sincLead+sincPlane : sincLead+sincPlane]
-	r := planes[sincStride+sincLead : sincStride+sincLead+sincPlane : sincStride+sincLead+sincPlane]
+	stereo := k == KindS16Stereo || k == KindF32Stereo
+	l, r := planes.Window(sincPlane)
 	for len(out) > 0 {
 		// The most outputs whose windows fit a plane: the last one
 		// starts at most sincPlane-taps frames in.
@@ -84,17 +110,17 @@ func (ks *kernelSet) sinc(k sourceKind, out []frame, src []byte, t *sincTable, s
 }
 
 // convertScalar is the reference converter.
-func convertScalar(k sourceKind, l, r []float32, run []byte) {
+func convertScalar(k Kind, l, r []float32, run []byte) {
 	switch k {
-	case kindS16Mono:
+	case KindS16Mono:
 		for j := range l {
 			l[j] = float32(int16(binary.LittleEndian.Uint16(run[2*j:])))
 		}
-	case kindF32Mono:
+	case KindF32Mono:
 		for j := range l {
 			l[j] = clamp(math.Float32frombits(binary.LittleEndian.Uint32(run[4*j:])))
 		}
-	case kindS16Stereo:
+	case KindS16Stereo:
 		r = r[:len(l)]
 		for j := range l {
 			u := binary.LittleEndian.Uint32(run[4*j:])
@@ -110,7 +136,7 @@ func convertScalar(k sourceKind, l, r []float32, run []byte) {
 }
 
 // filterScalar is the reference filter.
-func filterScalar(stereo bool, out []frame, l, r []float32, t *sincTable, seq uint32, gl, gr float32) {
+func filterScalar(stereo bool, out []Frame, l, r []float32, t *SincTable, seq uint32, gl, gr float32) {
 	K, g := t.taps, t.grp
 	j := 0
 	for i := range out {

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Counts the instructions per output frame of the sinc filter on arm64,
+# NEON against scalar, where this machine cannot time it: dsp's
+# BenchmarkFilter runs under qemu-aarch64 with its translation and
+# execution logged (-d in_asm,exec,nochain), and each executed block's
+# instructions are attributed to its function. Two run lengths are
+# subtracted, so the benchmark's set-up cancels out. Needs qemu-user and
+# python3; docs/kernels.md quotes its output.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d /tmp/steadyframe-insns.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+GOARCH=arm64 CGO_ENABLED=0 go test -c -o "$tmp/dsp.test" ./voices/internal/dsp
+
+count() { # count BENCH N: instructions executed in the filter functions
+	GOGC=off qemu-aarch64 -d in_asm,exec,nochain -D "$tmp/q.log" "$tmp/dsp.test" \
+		-test.run '^$' -test.bench "^BenchmarkFilter/$1\$" -test.benchtime "$2x" >/dev/null
+	python3 - "$tmp/q.log" <<'PY'
+import re, sys
+size, cnt, sym = {}, {}, {}
+cur, n, s = None, 0, None
+for line in open(sys.argv[1], errors="replace"):
+    if line.startswith("IN:"):
+        cur, n, s = None, 0, line[3:].strip()
+        continue
+    m = re.match(r"^0x([0-9a-f]+):\s", line)
+    if m:
+        if cur is None:
+            cur = int(m.group(1), 16)
+            sym[cur] = s
+        n += 1
+        size[cur] = n
+        continue
+    m = re.match(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/", line)
+    if m:
+        pc = int(m.group(1), 16)
+        cnt[pc] = cnt.get(pc, 0) + 1
+hot = re.compile(r"dsp\.(filterScalar|filterNEON|sincQuarters|sincDot|\(\*Kernels\)\.Filter)")
+print(sum(c * size.get(pc, 0) for pc, c in cnt.items() if hot.search(sym.get(pc) or "")))
+PY
+}
+
+for b in scalar/mono neon/mono scalar/stereo neon/stereo; do
+	a=$(count "$b" 2)
+	z=$(count "$b" 6)
+	echo "$b: $(( (z - a) / (4 * 1024) )) instructions per output frame"
+done

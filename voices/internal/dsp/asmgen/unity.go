@@ -1,0 +1,159 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The unity-rate mixers and the sinc's converters take a multiple of 8
+// frames; the Go wrappers run the scalar loops over the rest. The frame
+// layout of the bus: [2]float32 per frame, L then R; the gain vector Y15
+// holds gl, gr, gl, gr, ... in every routine.
+
+const unitySig = "func(out *[2]float32, src *byte, n int, gl, gr float32)"
+
+// unityHead loads DI out, SI src, CX n and the gains.
+func unityHead(name string) {
+	TEXT(name, NOSPLIT, unitySig)
+	Pragma("noescape")
+	MOVQ(param("out", 0), RDI)
+	MOVQ(param("src", 8), RSI)
+	MOVQ(param("n", 16), RCX)
+	gains(24)
+}
+
+func unity() {
+	unityHead("mixS16MonoAVX2")
+	VMOVDQU(dupPairs, Y10)
+	VMOVDQU(at(dupPairs, 32), Y11)
+	loop("ms16m", 8, func() {
+		VPMOVSXWD(m(RSI, 0), Y0)
+		VCVTDQ2PS(Y0, Y0)
+		mono8(Y0, Y1, Y2)
+		ADDQ(U32(16), RSI)
+		ADDQ(U32(64), RDI)
+	})
+	end()
+
+	unityHead("mixS16StereoAVX2")
+	loop("ms16s", 8, func() {
+		VPMOVSXWD(m(RSI, 0), Y0)
+		VPMOVSXWD(m(RSI, 16), Y1)
+		VCVTDQ2PS(Y0, Y0)
+		VCVTDQ2PS(Y1, Y1)
+		add8(Y0, Y1)
+		ADDQ(U32(32), RSI)
+		ADDQ(U32(64), RDI)
+	})
+	end()
+
+	unityHead("mixF32MonoAVX2")
+	VMOVDQU(dupPairs, Y10)
+	VMOVDQU(at(dupPairs, 32), Y11)
+	VBROADCASTSS(vecOne, Y13)
+	VBROADCASTSS(vecNegOne, Y12)
+	loop("mf32m", 8, func() {
+		VMOVUPS(m(RSI, 0), Y0)
+		sanitize(Y0, Y3, Y13, Y12)
+		mono8(Y0, Y1, Y2)
+		ADDQ(U32(32), RSI)
+		ADDQ(U32(64), RDI)
+	})
+	end()
+
+	unityHead("mixF32StereoAVX2")
+	VBROADCASTSS(vecOne, Y13)
+	VBROADCASTSS(vecNegOne, Y12)
+	loop("mf32s", 8, func() {
+		VMOVUPS(m(RSI, 0), Y0)
+		VMOVUPS(m(RSI, 32), Y1)
+		sanitize(Y0, Y3, Y13, Y12)
+		sanitize(Y1, Y4, Y13, Y12)
+		add8(Y0, Y1)
+		ADDQ(U32(64), RSI)
+		ADDQ(U32(64), RDI)
+	})
+	end()
+}
+
+// converters fill the sinc's planes: 16-bit samples as floats, unscaled;
+// float32 samples sanitized; stereo split into a plane per channel, the
+// right one roff bytes after the left.
+func converters() {
+	TEXT("s16ToFloatAVX2", NOSPLIT, "func(dst *float32, src *byte, n int)")
+	Pragma("noescape")
+	MOVQ(param("dst", 0), RDI)
+	MOVQ(param("src", 8), RSI)
+	MOVQ(param("n", 16), RCX)
+	loop("cvm", 8, func() {
+		VPMOVSXWD(m(RSI, 0), Y0)
+		VCVTDQ2PS(Y0, Y0)
+		VMOVUPS(Y0, m(RDI, 0))
+		ADDQ(U32(16), RSI)
+		ADDQ(U32(32), RDI)
+	})
+	end()
+
+	TEXT("s16SplitAVX2", NOSPLIT, "func(l *float32, roff int, src *byte, n int)")
+	Pragma("noescape")
+	MOVQ(param("l", 0), RDI)
+	MOVQ(param("roff", 8), RAX)
+	MOVQ(param("src", 16), RSI)
+	MOVQ(param("n", 24), RCX)
+	loop("cvs", 8, func() {
+		VMOVDQU(m(RSI, 0), Y0) // eight frames: L | R<<16
+		VPSLLD(U8(16), Y0, Y1)
+		VPSRAD(U8(16), Y1, Y1)
+		VPSRAD(U8(16), Y0, Y0)
+		VCVTDQ2PS(Y1, Y1)
+		VCVTDQ2PS(Y0, Y0)
+		VMOVUPS(Y1, m(RDI, 0))
+		VMOVUPS(Y0, mi(RDI, RAX, 1, 0))
+		ADDQ(U32(32), RSI)
+		ADDQ(U32(32), RDI)
+	})
+	end()
+
+	TEXT("f32PlaneAVX2", NOSPLIT, "func(dst *float32, src *byte, n int)")
+	Pragma("noescape")
+	Doc("f32PlaneAVX2 sanitizes n float32 samples into dst: NaN as 0, the rest clamped to [-1, 1], as clamp does.")
+	MOVQ(param("dst", 0), RDI)
+	MOVQ(param("src", 8), RSI)
+	MOVQ(param("n", 16), RCX)
+	VBROADCASTSS(vecOne, Y13)
+	VBROADCASTSS(vecNegOne, Y12)
+	loop("cfm", 8, func() {
+		VMOVUPS(m(RSI, 0), Y0)
+		sanitize(Y0, Y1, Y13, Y12)
+		VMOVUPS(Y0, m(RDI, 0))
+		ADDQ(U32(32), RSI)
+		ADDQ(U32(32), RDI)
+	})
+	end()
+
+	TEXT("f32SplitAVX2", NOSPLIT, "func(l *float32, roff int, src *byte, n int)")
+	Pragma("noescape")
+	Doc("f32SplitAVX2 splits n stereo frames into the planes, sanitized as f32PlaneAVX2 does.")
+	MOVQ(param("l", 0), RDI)
+	MOVQ(param("roff", 8), RAX)
+	MOVQ(param("src", 16), RSI)
+	MOVQ(param("n", 24), RCX)
+	VBROADCASTSS(vecOne, Y13)
+	VBROADCASTSS(vecNegOne, Y12)
+	loop("cfs", 8, func() {
+		VMOVUPS(m(RSI, 0), Y0)
+		VMOVUPS(m(RSI, 32), Y1)
+		sanitize(Y0, Y4, Y13, Y12)
+		sanitize(Y1, Y5, Y13, Y12)
+		VSHUFPS(U8(0x88), Y1, Y0, Y2) // L0 L1 L4 L5 | L2 L3 L6 L7
+		VSHUFPS(U8(0xDD), Y1, Y0, Y3)
+		VPERMPD(U8(0xD8), Y2, Y2)
+		VPERMPD(U8(0xD8), Y3, Y3)
+		VMOVUPS(Y2, m(RDI, 0))
+		VMOVUPS(Y3, mi(RDI, RAX, 1, 0))
+		ADDQ(U32(64), RSI)
+		ADDQ(U32(32), RDI)
+	})
+	end()
+}
