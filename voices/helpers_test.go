@@ -111,4 +111,24 @@ func (m *mixer) setKernels(ks *dsp.Kernels) {
 	for i := range m.voices {
 		m.voices[i].kern = ks
 	}
+	for _, b := range m.buses {
+		b.kern = ks
+	}
+}
+
+// perVoice makes the mixer resample every voice on its own, as it did
+// before rate buses (and as a pitched voice must): each sinc voice gets
+// its table instead of its bus. The tests compare the two paths and the
+// benchmarks time them side by side. Call it before any voice plays.
+func (m *mixer) perVoice() {
+	for i := range m.voices {
+		v := &m.voices[i]
+		if v.bus == nil {
+			continue
+		}
+		v.sinc = dsp.TableFor(v.pool.format.Rate, m.dev.Rate)
+		v.step = uint64(v.pool.format.Rate) << 32 / uint64(m.dev.Rate)
+		v.bus, v.fade = nil, m.fade
+	}
+	m.buses = nil
 }

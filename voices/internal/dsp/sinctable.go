@@ -108,6 +108,10 @@ func (t *SincTable) phase(seq uint32) uint32 {
 	return uint32(uint64(seq) * uint64(t.stepNum) % uint64(t.phases))
 }
 
+// Fraction returns the fraction of a frame, num/den, at which the
+// position of row seq lies past its whole frame.
+func (t *SincTable) Fraction(seq uint32) (num, den uint32) { return t.phase(seq), t.phases }
+
 // Taps returns the filter's length in source frames: a multiple of 8.
 func (t *SincTable) Taps() int { return t.taps }
 
