@@ -52,11 +52,10 @@ func rateBusFrames(src, dev, block int, t *dsp.SincTable) int {
 // the history a plane at a time.
 func (b *rateBus) render(m *mixer, mix []frame) {
 	t := b.table
-	voices := false
+	voices, joining := false, false
 	for _, s := range m.active {
 		if v := &m.voices[s]; v.bus == b && !v.ended {
-			voices = true
-			break
+			voices, joining = true, joining || v.joining
 		}
 	}
 	if !voices && !b.live {
@@ -74,10 +73,8 @@ func (b *rateBus) render(m *mixer, mix []frame) {
 		join++
 	}
 	lo := b.have
-	for _, s := range m.active {
-		if v := &m.voices[s]; v.bus == b && v.joining {
-			lo = min(lo, join)
-		}
+	if joining {
+		lo = min(lo, join)
 	}
 	bus := b.bus[:need-lo]
 	clear(bus)
@@ -108,9 +105,11 @@ func (b *rateBus) render(m *mixer, mix []frame) {
 		c := min(len(out), t.OutputsUpTo(0, seq, dsp.PlaneFrames-t.Taps()))
 		lc, lseq := t.Advance(0, seq, c-1)
 		span := lc + t.Taps()
-		for j := have; j < span; j++ {
-			f := bus[k+j-lo]
-			l[j], r[j] = f[0], f[1]
+		src := bus[k+have-lo : k+span-lo]
+		dl, dr := l[have:span], r[have:span]
+		dr = dr[:len(dl)]
+		for j, f := range src[:len(dl)] {
+			dl[j], dr[j] = f[0], f[1]
 		}
 		b.kern.Filter(true, out[:c], l[:span], r[:span], t, seq, 1, 1)
 		adv, next := t.Step1(lc, lseq)
