@@ -9,8 +9,10 @@
 // any other stream (an Ebitengine player made with NewPlayerF32); or the
 // Offline device, which pulls on a simulated clock and can render to a
 // WAV file. Voices are pooled per source format (Format: rate × channels
-// × encoding; 8 to 96 kHz), each preconfigured with its converter and
-// resampler, under a total cap (32 by default) and optional per-format
+// × encoding; any integer rate from 8 to 192 kHz), for the formats the
+// engine declares when it is made (EngineDesc.Formats; DefaultFormats,
+// 36 of them, unless told), each preconfigured with its converter and
+// resampler, so Play never builds a table, under a total cap (32 by default) and optional per-format
 // caps. When no voice is free, the Policy chosen at construction refuses
 // (ErrNoVoice) or steals by priority, then age, never a protected voice.
 // Stop, steal and StopAll fade out over a few milliseconds; volume and
@@ -36,7 +38,12 @@
 // sources, whose cutoff moves down to the device's Nyquist frequency),
 // evaluated at the exact rational phase of every device frame, from
 // tables built when the engine starts and shared by every engine of the
-// process. From 22050 or 44100 Hz to 48 kHz the THD+N of a -6 dBFS 1 kHz
+// process (a rate whose exact ratio would need more than 4096 phases,
+// such as 44101 Hz, takes the same filter at 512 phases interpolated, at
+// a 32.32 position: scalar code, a few times the cost, the same THD+N).
+// The voices of one source rate share one filter: summed at the source
+// rate, filtered once (see ResamplerSinc for how their starts are
+// quantised). From 22050 or 44100 Hz to 48 kHz the THD+N of a -6 dBFS 1 kHz
 // tone is about -105 dB from float sources (-91.6 dB from 16-bit ones,
 // their own quantisation); a 10 kHz tone from 22050 Hz comes out 0.3 dB
 // low with its images more than 100 dB down. The filter is linear phase

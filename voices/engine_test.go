@@ -144,9 +144,15 @@ func TestEngineDefaults(t *testing.T) {
 	if s.MaxVoices != 32 {
 		t.Fatalf("MaxVoices %d, want 32", s.MaxVoices)
 	}
-	for _, fs := range s.Formats {
+	n := len(DefaultFormats())
+	for _, fs := range s.Formats[:n] {
 		if fs.Cap != 32 {
 			t.Fatalf("%v capped at %d, want 32 (the total)", fs.Format, fs.Cap)
+		}
+	}
+	for _, fs := range s.Formats[n:] {
+		if fs != (FormatStats{}) {
+			t.Fatalf("Stats.Formats past the engine's formats holds %+v, want zero", fs)
 		}
 	}
 	_, c := clipOf(t, e, "t", mono44, tone(mono44, 441, 440, 0.1), ClipDesc{})

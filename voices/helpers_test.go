@@ -132,3 +132,17 @@ func (m *mixer) perVoice() {
 	}
 	m.buses = nil
 }
+
+// defaultFormats is DefaultFormats, made once for index.
+var defaultFormats = DefaultFormats()
+
+// index returns f's position in DefaultFormats, so in the Stats.Formats of
+// an engine with the default formats, or -1. It allocates nothing.
+func (f Format) index() int {
+	for i, g := range defaultFormats {
+		if g == f {
+			return i
+		}
+	}
+	return -1
+}

@@ -34,7 +34,7 @@ type mixer struct {
 	scratch    []frame // a ramping voice's block at unity gain
 	srcScratch []frame // the same at a rate bus's source rate
 	buses      []*rateBus
-	formatGain [NumFormats]float32
+	formatGain []float32 // by format index
 	master     float32
 	masterCur  float32
 	order      uint64
@@ -81,7 +81,8 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 		scratch: make([]frame, block),
 		out:     make([]byte, block*dev.FrameBytes()),
 		master:  1, masterCur: 1,
-		lim: dsp.NewLimiter(dev.Rate),
+		formatGain: make([]float32, len(slots.pools)),
+		lim:        dsp.NewLimiter(dev.Rate),
 	}
 	m.outPos = len(m.out) // nothing rendered yet
 	m.blockNs.Store(clock())
