@@ -102,7 +102,7 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 		if rs == ResamplerSinc && rate != dev.Rate && p.size > 0 {
 			b := busOf[rate]
 			if b == nil {
-				b = newRateBus(rate, dev.Rate, block, kern)
+				b = newRateBus(rate, dev.Rate, block, len(m.voices), kern)
 				busOf[rate] = b
 				m.buses = append(m.buses, b)
 				m.srcScratch = make([]frame, max(len(m.srcScratch), len(b.bus)))
@@ -165,7 +165,8 @@ func (m *mixer) renderBlock() {
 		}
 		mixed++
 		if v.bus != nil {
-			continue // mixed with its bus, below
+			v.bus.members = append(v.bus.members, s) // mixed with its bus, below
+			continue
 		}
 		tl, tr := m.gains(v)
 		v.render(m.mix, m.scratch, tl, tr)

@@ -32,7 +32,11 @@ type rateBus struct {
 	kern   *dsp.Kernels
 	planes *dsp.Planes // the history, from the next output's window start
 	bus    []frame     // the block's new source frames, summed
-	taps   int
+	// members are the slots of the voices the bus mixes this block, in
+	// mix order: the mixer's one pass over its voices sorts them by bus,
+	// and render empties the list.
+	members []uint32
+	taps    int
 	half   int
 	have   int    // frames of history in planes
 	seq    uint32 // the next output's row of table
@@ -43,8 +47,8 @@ type rateBus struct {
 
 // newRateBus returns the bus for sources of rate src on a device of rate
 // dev rendering blocks of block frames.
-func newRateBus(src, dev, block int, kern *dsp.Kernels) *rateBus {
-	b := &rateBus{kern: kern, planes: dsp.NewPlanes()}
+func newRateBus(src, dev, block, voices int, kern *dsp.Kernels) *rateBus {
+	b := &rateBus{kern: kern, planes: dsp.NewPlanes(), members: make([]uint32, 0, voices)}
 	if dsp.Exact(src, dev) {
 		b.table = dsp.TableFor(src, dev)
 		b.taps, b.half = b.table.Taps(), b.table.Half()
@@ -64,11 +68,9 @@ func newRateBus(src, dev, block int, kern *dsp.Kernels) *rateBus {
 // from its start frame on, into history already summed), then filters
 // the history a plane at a time.
 func (b *rateBus) render(m *mixer, mix []frame) {
-	voices, joining := false, false
-	for _, s := range m.active {
-		if v := &m.voices[s]; v.bus == b && !v.ended {
-			voices, joining = true, joining || v.joining
-		}
+	voices, joining := len(b.members) > 0, false
+	for _, s := range b.members {
+		joining = joining || m.voices[s].joining
 	}
 	if !voices && !b.live {
 		return
@@ -99,11 +101,8 @@ func (b *rateBus) render(m *mixer, mix []frame) {
 	}
 	bus := b.bus[:need-lo]
 	clear(bus)
-	for _, s := range m.active {
+	for _, s := range b.members {
 		v := &m.voices[s]
-		if v.bus != b || v.ended {
-			continue
-		}
 		from := b.have
 		if v.joining {
 			from, v.joining = join, false
@@ -111,6 +110,7 @@ func (b *rateBus) render(m *mixer, mix []frame) {
 		tl, tr := m.gains(v)
 		v.render(bus[from-lo:], m.srcScratch, tl, tr)
 	}
+	b.members = b.members[:0]
 	if voices {
 		b.silent = 0
 	} else {
