@@ -37,12 +37,12 @@ type rateBus struct {
 	// and render empties the list.
 	members []uint32
 	taps    int
-	half   int
-	have   int    // frames of history in planes
-	seq    uint32 // the next output's row of table
-	frac   uint64 // with interp, the next output's position past its window start, 0.32
-	silent int    // source frames summed since the last voice left
-	live   bool   // the history may hold sound: the bus must filter
+	half    int
+	have    int    // frames of history in planes
+	seq     uint32 // the next output's row of table
+	frac    uint64 // with interp, the next output's position past its window start, 0.32
+	silent  int    // source frames summed since the last voice left
+	live    bool   // the history may hold sound: the bus must filter
 }
 
 // newRateBus returns the bus for sources of rate src on a device of rate
