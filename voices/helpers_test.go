@@ -146,3 +146,6 @@ func (f Format) index() int {
 	}
 	return -1
 }
+
+// limDelay returns the frames the limiter's look-ahead delays the mix.
+func (e *Engine) limDelay() int { return e.mix.limDelay }

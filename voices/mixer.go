@@ -46,6 +46,8 @@ type mixer struct {
 	outPos int
 	lim    dsp.Limiter
 
+	limDelay int // the limiter's latency in frames, fixed: read by Stats
+
 	// blockNs is the engine clock at the start of the latest block: Play
 	// stamps its command with it instead of reading the clock itself, and
 	// the Play-to-mix delay is the time from that block's start to the
@@ -85,6 +87,7 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 		lim:        dsp.NewLimiter(dev.Rate),
 	}
 	m.outPos = len(m.out) // nothing rendered yet
+	m.limDelay = m.lim.Delay()
 	m.blockNs.Store(clock())
 	for i := range m.formatGain {
 		m.formatGain[i] = 1

@@ -179,7 +179,7 @@ func TestSincRateChanges(t *testing.T) {
 	const amp, freq, hop = 0.5, 1000.0, 960 // 20 ms at 48 kHz
 	rates := []int{22050, 44100, 96000, 48000, 8000, 88200, 11025, 32000, 16000, 22050, 48000, 44100}
 	e, dev := offlineEngine(t, EngineDesc{BlockFrames: hop})
-	var out []float32
+	var all []float32
 	for i, rate := range rates {
 		f := Format{Rate: rate, Channels: 1, Encoding: EncodingFloat32LE}
 		n := 2 * rate * hop / 48000
@@ -194,10 +194,12 @@ func TestSincRateChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 		l, _ := render(t, dev, hop)
-		if i > 0 { // the first hop is the first piece's rise alone
-			out = append(out, l...)
-		}
+		all = append(all, l...)
 	}
+	// The first hop is the first piece's rise alone; the limiter's
+	// look-ahead delays everything.
+	l, _ := render(t, dev, e.limDelay())
+	out := append(all, l...)[hop+e.limDelay():]
 	ft := pcmcheck.FitTone(out, freq, 48000)
 	m, at := ft.MaxResidual()
 	t.Logf("level %+.4f dB; THD+N %.1f dB; largest residual %.1f dB re the tone, at frame %d after the change to %d Hz",
@@ -221,11 +223,12 @@ func TestCleanAudioUntouched(t *testing.T) {
 	if _, err := e.Play(c, PlayDesc{}); err != nil {
 		t.Fatal(err)
 	}
-	out := make([]byte, len(pcm))
+	d := e.limDelay() * 8 // the limiter's look-ahead, in bytes
+	out := make([]byte, d+len(pcm))
 	if _, err := dev.Render(out); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(out, pcm) {
+	if !bytes.Equal(out[d:], pcm) || !bytes.Equal(out[:d], make([]byte, d)) {
 		t.Fatal("a -0.1 dBFS source at unity was changed on its way to the device")
 	}
 
@@ -263,11 +266,11 @@ func TestSmallBlocksDefaultFade(t *testing.T) {
 		}
 		_, c := clipOf(t, e, "dc", f, pcm, ClipDesc{})
 		h, _ := e.Play(c, PlayDesc{Loop: true, Pan: -1})
-		render(t, dev, block)
+		render(t, dev, block+e.limDelay()) // past the look-ahead's silence
 		if err := e.Stop(h); err != nil {
 			t.Fatal(err)
 		}
-		l, _ := render(t, dev, 2*block)
+		l, _ := render(t, dev, 3*block+e.limDelay())
 		if got, lim := maxStep(l), 0.5/float64(block)*1.01; got > lim {
 			t.Fatalf("BlockFrames %d: step %.5f in the fade, want at most %.5f", block, got, lim)
 		}

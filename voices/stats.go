@@ -66,9 +66,11 @@ type Stats struct {
 	// block, so the figure overstates the true delay by the time from that
 	// block's start to the call, less than one block while the device
 	// keeps pulling, and a stalled device shows in full.
-	PlayToMixLast           time.Duration
-	PlayToMixMax            time.Duration
-	DeviceLatency           time.Duration // rendered audio buffered in the device
+	PlayToMixLast time.Duration
+	PlayToMixMax  time.Duration
+	// DeviceLatency is the rendered audio buffered in the device plus the
+	// limiter's look-ahead (1.5 ms), which delays the whole mix.
+	DeviceLatency           time.Duration
 	StopAllLast, StopAllMax time.Duration // time StopAll took to cross the barrier
 	StopAllFallbacks        uint64        // StopAlls that had to seize a stalled mixer
 
@@ -96,7 +98,7 @@ func (e *Engine) Stats() Stats {
 		Barrier:          e.barrier.Stats(),
 	}
 	s.Underruns = s.Device.Underruns
-	s.DeviceLatency = s.Device.Latency
+	s.DeviceLatency = s.Device.Latency + e.format.Duration(m.limDelay)
 	// Only the mixer enters the barrier, once per block: its passes are the
 	// blocks rendered, its skipped passes the blocks played silent.
 	s.Blocks, s.Skipped = s.Barrier.Passes, s.Barrier.Skipped
