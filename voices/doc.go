@@ -40,7 +40,9 @@
 // tables built when the engine starts and shared by every engine of the
 // process (a rate whose exact ratio would need more than 4096 phases,
 // such as 44101 Hz, takes the same filter at 512 phases interpolated, at
-// a 32.32 position: scalar code, a few times the cost, the same THD+N).
+// a 32.32 position: the same THD+N, but scalar code, 0.24 to 0.58 ms per
+// 1024 frames for each such rate on the development machine, where a
+// whole 32-voice mix of the default rates takes 0.05 ms).
 // The voices of one source rate share one filter: summed at the source
 // rate, filtered once (see ResamplerSinc for how their starts are
 // quantised). From 22050 or 44100 Hz to 48 kHz the THD+N of a -6 dBFS 1 kHz

@@ -119,6 +119,7 @@ func (t *Interp) Filter(out []Frame, l, r []float32, p, step uint64, gl, gr floa
 		c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
 		wl := l[j : j+K : j+K]
 		wr := r[j : j+K : j+K]
+		c1, wl, wr = c1[:len(c0)], wl[:len(c0)], wr[:len(c0)] // one bounds check, not one a tap
 		var sl, sr float32
 		for k := range c0 {
 			c := c0[k] + float32(w*float32(c1[k]-c0[k]))

@@ -40,12 +40,19 @@ const limiterCeiling = 1 - 1.0/1024
 // concurrent use.
 type Limiter struct {
 	delay []Frame   // the last Delay input frames, a ring: the oldest at dpos
-	need  []float32 // the gain each of the window's frames needs (Delay+1 of them), a ring: the oldest at wpos
-	cuts  []float32 // the envelope's reduction, 1 - gain, over the window, a ring like need
+	cuts  []float32 // the envelope's reduction, 1 - gain, over the window (Delay+1 frames), a ring: the oldest at wpos
 	dpos  int
 	wpos  int
-	hold  float32 // the least gain in need
-	left  int     // frames until hold's frame leaves need
+	// The gains the window's frames need, as a monotonic queue: a ring
+	// of (gain, frame) from qhead, qlen long, the gains rising, so its
+	// head is the window's least (hold) and each frame is pushed and
+	// popped once. A gain of 1 is never queued.
+	qgain []float32
+	qat   []int
+	qhead int
+	qlen  int
+	now   int     // frames taken
+	hold  float32 // the least gain the window's frames need
 	cut   float32 // the envelope's reduction now
 	sum   float64 // the sum of cuts
 	busy  int     // how many cuts are not 0
@@ -56,11 +63,8 @@ type Limiter struct {
 func NewLimiter(rate int) Limiter {
 	d := int(math.Round(limiterLookahead * float64(rate)))
 	lim := Limiter{
-		delay: make([]Frame, d), need: make([]float32, d+1), cuts: make([]float32, d+1),
+		delay: make([]Frame, d), cuts: make([]float32, d+1), qgain: make([]float32, d+1), qat: make([]int, d+1),
 		hold: 1, keep: float32(math.Exp(-1 / (limiterRelease * float64(rate)))),
-	}
-	for i := range lim.need {
-		lim.need[i] = 1
 	}
 	return lim
 }
@@ -76,7 +80,7 @@ func (lim *Limiter) Delay() int { return len(lim.delay) }
 // finite, every source being clamped.
 func (lim *Limiter) Run(mix []Frame, g, dg float32) {
 	if lim.hold == 1 && lim.busy == 0 && g == 1 && dg == 0 && quiet(mix) {
-		// The window needs no gain (need is all ones, cuts all zeros,
+		// The window needs no gain (the queue is empty, cuts all zeros,
 		// and stay so): the block only passes the delay.
 		d, pos := len(lim.delay), lim.dpos
 		for i := range mix {
@@ -98,21 +102,43 @@ func (lim *Limiter) Run(mix []Frame, g, dg float32) {
 // step takes one input frame and returns the frame Delay frames earlier,
 // limited.
 func (lim *Limiter) step(in Frame) Frame {
-	w := len(lim.need)
+	w := len(lim.cuts)
 	// The gain this frame needs, into the window's minimum.
-	n := float32(1)
+	if lim.qlen > 0 && lim.qat[lim.qhead] <= lim.now-w {
+		lim.qlen-- // left the window
+		if lim.qhead++; lim.qhead == w {
+			lim.qhead = 0
+		}
+	}
 	if a := max(mag(in[0]), mag(in[1])); a > one {
-		n = limiterCeiling / math.Float32frombits(a)
+		n := limiterCeiling / math.Float32frombits(a)
+		i := lim.qhead + lim.qlen // the slot after the tail
+		if i >= w {
+			i -= w
+		}
+		for lim.qlen > 0 {
+			if i--; i < 0 {
+				i = w - 1
+			}
+			if lim.qgain[i] < n {
+				if i++; i == w {
+					i = 0
+				}
+				break
+			}
+			lim.qlen-- // never the least again while n is in the window
+		}
+		lim.qgain[i], lim.qat[i] = n, lim.now
+		lim.qlen++
+	}
+	lim.now++
+	lim.hold = 1
+	if lim.qlen > 0 {
+		lim.hold = lim.qgain[lim.qhead]
 	}
 	wi := lim.wpos
 	if lim.wpos++; lim.wpos == w {
 		lim.wpos = 0
-	}
-	lim.need[wi] = n
-	if n <= lim.hold {
-		lim.hold, lim.left = n, w
-	} else if lim.left--; lim.left <= 0 {
-		lim.rehold(wi)
 	}
 	// The envelope: the held minimum, or the release from the last frame.
 	if c := 1 - lim.hold; c > lim.cut*lim.keep {
@@ -144,18 +170,6 @@ func (lim *Limiter) step(in Frame) Frame {
 		return out
 	}
 	return Frame{clamp1(out[0] * gain), clamp1(out[1] * gain)}
-}
-
-// rehold finds the least gain in the window once the held one has left
-// it, and how long it stays: the ring's newest entry is at wi.
-func (lim *Limiter) rehold(wi int) {
-	w := len(lim.need)
-	lim.hold, lim.left = 1, w
-	for age := 0; age < w; age++ {
-		if v := lim.need[(wi-age+w)%w]; v < lim.hold {
-			lim.hold, lim.left = v, w-age
-		}
-	}
 }
 
 // quiet reports whether every sample of mix lies within full scale.

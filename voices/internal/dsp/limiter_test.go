@@ -2,6 +2,7 @@ package dsp_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/steadyframe/steadyframe/internal/pcmcheck"
@@ -88,5 +89,31 @@ func TestLimiterOver(t *testing.T) {
 	}
 	if thdn > -40 {
 		t.Errorf("THD+N %.1f dB, want at most -40", thdn)
+	}
+}
+
+// TestLimiterBursts drives the limiter with noise whose level jumps
+// every few frames, from quiet to 40 dB over, at random: no sample may
+// reach full scale, which it would if the window's least gain were ever
+// missed (a limited sample is clamped to full scale only if its gain was
+// too high).
+func TestLimiterBursts(t *testing.T) {
+	lim := dsp.NewLimiter(48000)
+	rng := rand.New(rand.NewPCG(1, 2))
+	mix := make([]dsp.Frame, 200000)
+	level := float32(0.5)
+	for i := range mix {
+		if rng.IntN(40) == 0 {
+			level = float32(math.Pow(10, rng.Float64()*2.3-0.3)) // 0.5 to 100
+		}
+		mix[i] = dsp.Frame{level * float32(rng.NormFloat64()), level * float32(rng.NormFloat64())}
+	}
+	for b := 0; b < len(mix); b += 100 {
+		lim.Run(mix[b:b+100], 1, 0)
+	}
+	for i, f := range mix {
+		if math.Abs(float64(f[0])) >= 1 || math.Abs(float64(f[1])) >= 1 {
+			t.Fatalf("frame %d: %v reaches full scale", i, f)
+		}
 	}
 }
