@@ -40,6 +40,7 @@ const limiterCeiling = 1 - 1.0/1024
 // concurrent use.
 type Limiter struct {
 	delay []Frame   // the last Delay input frames, a ring: the oldest at dpos
+	spare []Frame   // as long as delay: the quiet path's next delay line
 	cuts  []float32 // the envelope's reduction, 1 - gain, over the window (Delay+1 frames), a ring: the oldest at wpos
 	dpos  int
 	wpos  int
@@ -57,14 +58,15 @@ type Limiter struct {
 	sum   float64 // the sum of cuts
 	busy  int     // how many cuts are not 0
 	keep  float32 // the share of cut left after one frame of release
+	invW  float64 // 1 / the window's frames: a multiply where a divide cost a fifth of a frame
 }
 
 // NewLimiter returns a limiter for a stream of rate frames per second.
 func NewLimiter(rate int) Limiter {
 	d := int(math.Round(limiterLookahead * float64(rate)))
 	lim := Limiter{
-		delay: make([]Frame, d), cuts: make([]float32, d+1), qgain: make([]float32, d+1), qat: make([]int, d+1),
-		hold: 1, keep: float32(math.Exp(-1 / (limiterRelease * float64(rate)))),
+		delay: make([]Frame, d), spare: make([]Frame, d), cuts: make([]float32, d+1), qgain: make([]float32, d+1), qat: make([]int, d+1),
+		hold: 1, keep: float32(math.Exp(-1 / (limiterRelease * float64(rate)))), invW: 1 / float64(d+1),
 	}
 	return lim
 }
@@ -83,6 +85,18 @@ func (lim *Limiter) Run(mix []Frame, g, dg float32) {
 		// The window needs no gain (the queue is empty, cuts all zeros,
 		// and stay so): the block only passes the delay.
 		d, pos := len(lim.delay), lim.dpos
+		if n := len(mix); n >= d {
+			// Three moves rather than a swap a frame: the block's last d
+			// frames become the delay line, the rest move d later, and
+			// the delay line (oldest first) fills the gap.
+			copy(lim.spare, mix[n-d:])
+			copy(mix[d:], mix[:n-d])
+			k := copy(mix, lim.delay[pos:])
+			copy(mix[k:d], lim.delay[:pos])
+			lim.delay, lim.spare = lim.spare, lim.delay
+			lim.dpos = 0
+			return
+		}
 		for i := range mix {
 			mix[i], lim.delay[pos] = lim.delay[pos], mix[i]
 			if pos++; pos == d {
@@ -159,7 +173,7 @@ func (lim *Limiter) step(in Frame) Frame {
 		lim.sum = 0 // exactly: clean audio passes bit for bit
 	} else {
 		lim.sum += float64(lim.cut) - float64(old)
-		gain = float32(1 - lim.sum/float64(w))
+		gain = float32(1 - lim.sum*lim.invW)
 	}
 	out := lim.delay[lim.dpos]
 	lim.delay[lim.dpos] = in

@@ -117,3 +117,28 @@ func TestLimiterBursts(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLimiter times the limiter on 1024-frame blocks: quiet, a mix
+// within full scale (the delay alone), and loud, a tone 6 dB over (the
+// gain at work on every frame).
+func BenchmarkLimiter(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		amp  float64
+	}{{"quiet", 0.5}, {"loud", 2}} {
+		b.Run(c.name, func(b *testing.B) {
+			lim := dsp.NewLimiter(48000)
+			src := make([]dsp.Frame, 1024)
+			for i := range src {
+				s := float32(c.amp * math.Sin(2*math.Pi*1000*float64(i)/48000))
+				src[i] = dsp.Frame{s, s}
+			}
+			mix := make([]dsp.Frame, len(src))
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(mix, src)
+				lim.Run(mix, 1, 0)
+			}
+		})
+	}
+}
