@@ -123,7 +123,8 @@ func (b *Bank) Name() string { return b.name }
 // Readers returns how many voices read the bank's memory now.
 func (b *Bank) Readers() int { return int(b.readers.Load()) }
 
-// Clip returns a view of part of the bank. It checks the format, that the
+// Clip returns a view of part of the bank. It checks the format (one the
+// engine pools: EngineDesc.Formats), that the
 // range lies inside the bank and holds a whole, non-zero number of
 // frames, and the loop points.
 func (b *Bank) Clip(d ClipDesc) (Clip, error) {
@@ -132,6 +133,10 @@ func (b *Bank) Clip(d ClipDesc) (Clip, error) {
 	}
 	if err := d.Format.Validate(); err != nil {
 		return Clip{}, fmt.Errorf("bank %q: %w", b.name, err)
+	}
+	p := b.engine.slots.pool(d.Format)
+	if p == nil {
+		return Clip{}, fmt.Errorf("%w: bank %q: %v is not one of the engine's formats (EngineDesc.Formats)", ErrFormat, b.name, d.Format)
 	}
 	if d.Offset < 0 || d.Offset > len(b.mem) || d.Length < 0 {
 		return Clip{}, fmt.Errorf("%w: bank %q: range offset %d length %d outside its %d bytes", ErrPCM, b.name, d.Offset, d.Length, len(b.mem))
@@ -159,7 +164,7 @@ func (b *Bank) Clip(d ClipDesc) (Clip, error) {
 		return Clip{}, fmt.Errorf("%w: bank %q: loop [%d, %d) outside the clip's %d frames", ErrPCM, b.name, d.LoopStart, end, frames)
 	}
 	return Clip{c: &clipState{
-		bank: b, pool: &b.engine.slots.pools[d.Format.index()], data: b.mem[d.Offset : d.Offset+n : d.Offset+n],
+		bank: b, pool: p, data: b.mem[d.Offset : d.Offset+n : d.Offset+n],
 		frames: frames, loopStart: d.LoopStart, loopEnd: end,
 	}}, nil
 }

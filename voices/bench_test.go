@@ -25,8 +25,14 @@ func benchFormats() []Format {
 // benchFormats (two thirds resampled) and resampler rs. otodev's
 // benchmarks build a like load through the public API, over 4 of these
 // formats.
-func benchEngine(b *testing.B, voices int, rs Resampler) (*Engine, *Offline) {
-	e, dev := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, Resampler: rs})
+//
+// The mixer renders blocks of block frames (0: the default) and, with
+// perVoice, resamples each voice on its own.
+func benchEngine(b *testing.B, voices int, rs Resampler, block int, perVoice bool) (*Engine, *Offline) {
+	e, dev := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, Resampler: rs, BlockFrames: block})
+	if perVoice {
+		e.mix.perVoice()
+	}
 	var clips []Clip
 	for _, f := range benchFormats() {
 		_, c := clipOf(b, e, f.String(), f, tone(f, f.Rate/2, 220, 0.05), ClipDesc{})
@@ -89,20 +95,29 @@ func BenchmarkPlay(b *testing.B) {
 // kernels (vector-* equals scalar-* where the CPU has no vector kernels
 // or the build has the steadyframe_scalar tag), each with the linear and
 // the band-limited resampler. scalar-linear is the mixer as it was before
-// the sinc and the vector kernels.
+// the sinc and the vector kernels. vector-sinc-pervoice runs every
+// resampled voice through its own filter, as before rate buses
+// (ratebus.go). The -block64 variants render the same 1024 frames per op
+// in 64-frame blocks, so their figures per op compare per frame with the
+// 1024-frame ones: the fixed cost of a block.
 func BenchmarkMix32(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		ks   *dsp.Kernels
-		rs   Resampler
+		name     string
+		ks       *dsp.Kernels
+		rs       Resampler
+		block    int
+		perVoice bool
 	}{
-		{"impl=scalar-linear", dsp.ScalarKernels(), ResamplerLinear},
-		{"impl=vector-linear", dsp.BestKernels(), ResamplerLinear},
-		{"impl=scalar-sinc", dsp.ScalarKernels(), ResamplerSinc},
-		{"impl=vector-sinc", dsp.BestKernels(), ResamplerSinc},
+		{"impl=scalar-linear", dsp.ScalarKernels(), ResamplerLinear, 1024, false},
+		{"impl=vector-linear", dsp.BestKernels(), ResamplerLinear, 1024, false},
+		{"impl=scalar-sinc", dsp.ScalarKernels(), ResamplerSinc, 1024, false},
+		{"impl=vector-sinc", dsp.BestKernels(), ResamplerSinc, 1024, false},
+		{"impl=vector-sinc-pervoice", dsp.BestKernels(), ResamplerSinc, 1024, true},
+		{"impl=vector-linear-block64", dsp.BestKernels(), ResamplerLinear, 64, false},
+		{"impl=vector-sinc-block64", dsp.BestKernels(), ResamplerSinc, 64, false},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			e, _ := benchEngine(b, 32, c.rs)
+			e, _ := benchEngine(b, 32, c.rs, c.block, c.perVoice)
 			buf := make([]byte, 1024*8)
 			_, _ = e.mix.Read(buf) // start the voices before switching kernels
 			e.mix.setKernels(c.ks)

@@ -9,13 +9,7 @@ import (
 )
 
 // every source format, for table tests.
-func allFormats() []Format {
-	fs := make([]Format, NumFormats)
-	for i := range fs {
-		fs[i] = formatAt(i)
-	}
-	return fs
-}
+func allFormats() []Format { return DefaultFormats() }
 
 // testVoice returns a voice configured as a pool would for f, playing
 // pcm, for a 48 kHz device.

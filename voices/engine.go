@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -53,6 +54,11 @@ type EngineDesc struct {
 	// Format is the device format; the zero value means
 	// DefaultDeviceFormat (48 kHz float32 stereo).
 	Format Format
+	// Formats are the source formats the engine pools voices for, at
+	// most MaxFormats, each once; nil means DefaultFormats. A clip of
+	// another format is refused (ErrFormat). Their resampling tables are
+	// built here, so Play never builds one. Read once, at NewEngine.
+	Formats []Format
 	// MaxVoices caps the voices playing at once, over all formats; 0
 	// means DefaultMaxVoices.
 	MaxVoices int
@@ -192,14 +198,33 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	if d.Resampler > ResamplerLinear {
 		return nil, fmt.Errorf("%w: Resampler %d", ErrInvalid, d.Resampler)
 	}
-	var caps [NumFormats]int
+	formats := d.Formats
+	if formats == nil {
+		formats = DefaultFormats()
+	}
+	if len(formats) == 0 || len(formats) > MaxFormats {
+		return nil, fmt.Errorf("%w: %d Formats (want 1..%d)", ErrInvalid, len(formats), MaxFormats)
+	}
+	formats = append([]Format(nil), formats...)
+	for i, f := range formats {
+		if err := f.Validate(); err != nil {
+			return nil, fmt.Errorf("EngineDesc.Formats[%d]: %w", i, err)
+		}
+		if j := slices.Index(formats[:i], f); j >= 0 {
+			return nil, fmt.Errorf("%w: Formats[%d] and Formats[%d] are both %v", ErrInvalid, j, i, f)
+		}
+	}
+	caps := make([]int, len(formats))
 	for i := range caps {
 		caps[i] = d.MaxVoices
 	}
 	for f, n := range d.FormatCaps {
-		i := f.index()
+		if err := f.Validate(); err != nil {
+			return nil, fmt.Errorf("FormatCaps: %w", err)
+		}
+		i := slices.Index(formats, f)
 		if i < 0 {
-			return nil, fmt.Errorf("FormatCaps: %w", f.Validate())
+			return nil, fmt.Errorf("FormatCaps: %w: %v is not one of the engine's Formats", ErrFormat, f)
 		}
 		if n < 0 || n > d.MaxVoices {
 			return nil, fmt.Errorf("%w: FormatCaps[%v] = %d (want 0..%d)", ErrInvalid, f, n, d.MaxVoices)
@@ -219,7 +244,7 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 		return nil, fmt.Errorf("%w: QueueSize: %w", ErrInvalid, err)
 	}
 	e.q = q
-	e.slots = newSlotTable(d.MaxVoices, caps, mult)
+	e.slots = newSlotTable(d.MaxVoices, formats, caps, mult)
 	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, d.Resampler, e.q, e.slots, &e.barrier, e.now)
 	e.src = &source{mix: e.mix}
 	e.dev = d.Device
@@ -435,7 +460,11 @@ func (e *Engine) SetFormatGain(f Format, g float32) error {
 	if err := checkVolume(g); err != nil {
 		return err
 	}
-	fi := f.index()
+	p := e.slots.pool(f)
+	if p == nil {
+		return fmt.Errorf("%w: SetFormatGain of %v, not one of the engine's Formats", ErrFormat, f)
+	}
+	fi := p.fi
 	return e.ctlCmd(command{kind: cmdFormatGain, slot: uint32(fi), value: g}, callSetFormatGain, fi)
 }
 

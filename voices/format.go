@@ -41,7 +41,7 @@ func (e Encoding) SampleBytes() int {
 // Format is a PCM layout: sample rate × channels × encoding, with samples
 // interleaved by frame. A Format is a plain value, safe to copy and share.
 type Format struct {
-	Rate     int // frames per second: 8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200 or 96000
+	Rate     int // frames per second: any integer from MinRate to MaxRate
 	Channels int // 1 (mono) or 2 (stereo, left first)
 	Encoding Encoding
 }
@@ -50,55 +50,47 @@ type Format struct {
 // float32 stereo at 48 kHz.
 var DefaultDeviceFormat = Format{Rate: 48000, Channels: 2, Encoding: EncodingFloat32LE}
 
-// supportedRates are the rates of every pooled source format. The order
-// fixes each format's index (see Format.index), and so the order of
-// Stats.Formats.
-var supportedRates = [...]int{8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000}
+// The rates a Format may have, in frames per second.
+const (
+	MinRate = 8000
+	MaxRate = 192000
+)
 
-// NumFormats is the number of source formats this package pools voices
-// for: 9 rates × 2 channel counts × 2 encodings.
-const NumFormats = len(supportedRates) * 2 * 2
+// MaxFormats is the most source formats one engine pools voices for
+// (EngineDesc.Formats), the length of Stats.Formats.
+const MaxFormats = 64
 
-// Validate returns nil if f is a format this package plays, or an error
-// wrapping ErrFormat that says which field is wrong.
-func (f Format) Validate() error {
-	if f.index() < 0 {
-		return fmt.Errorf("%w: %v (want a rate in %v, 1 or 2 channels, s16le or f32le)", ErrFormat, f, supportedRates)
-	}
-	return nil
-}
+// defaultRates are the rates of the default formats.
+var defaultRates = [...]int{8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000}
 
-// index returns f's position in 0..NumFormats-1, or -1 if unsupported.
-func (f Format) index() int {
-	r := -1
-	for i, rate := range supportedRates {
-		if f.Rate == rate {
-			r = i
+// DefaultFormats returns the source formats an engine pools unless
+// EngineDesc.Formats declares others: 8000, 11025, 16000, 22050, 32000,
+// 44100, 48000, 88200 and 96000 Hz, each mono and stereo, s16le and
+// f32le, 36 formats, in that order (rate, then channels, then encoding).
+// The slice is the caller's.
+func DefaultFormats() []Format {
+	fs := make([]Format, 0, len(defaultRates)*4)
+	for _, r := range defaultRates {
+		for ch := 1; ch <= 2; ch++ {
+			fs = append(fs, Format{r, ch, EncodingInt16LE}, Format{r, ch, EncodingFloat32LE})
 		}
 	}
-	if r < 0 || f.Channels < 1 || f.Channels > 2 {
-		return -1
-	}
-	var e int
-	switch f.Encoding {
-	case EncodingInt16LE:
-		e = 0
-	case EncodingFloat32LE:
-		e = 1
-	default:
-		return -1
-	}
-	return (r*2+f.Channels-1)*2 + e
+	return fs
 }
 
-// formatAt is the inverse of index.
-func formatAt(i int) Format {
-	enc := EncodingInt16LE
-	if i%2 == 1 {
-		enc = EncodingFloat32LE
+// Validate returns nil if f is a format this package plays, or an error
+// wrapping ErrFormat that says which field is wrong. An engine plays the
+// source formats it pools (EngineDesc.Formats).
+func (f Format) Validate() error {
+	switch {
+	case f.Rate < MinRate || f.Rate > MaxRate:
+		return fmt.Errorf("%w: %v: rate %d Hz (want %d to %d)", ErrFormat, f, f.Rate, MinRate, MaxRate)
+	case f.Channels < 1 || f.Channels > 2:
+		return fmt.Errorf("%w: %v: %d channels (want 1 or 2)", ErrFormat, f, f.Channels)
+	case f.Encoding.SampleBytes() == 0:
+		return fmt.Errorf("%w: %v: encoding %v (want s16le or f32le)", ErrFormat, f, f.Encoding)
 	}
-	i /= 2
-	return Format{Rate: supportedRates[i/2], Channels: i%2 + 1, Encoding: enc}
+	return nil
 }
 
 // FrameBytes returns the size of one frame (one sample per channel).

@@ -7,30 +7,30 @@ import (
 )
 
 func TestFormatValidate(t *testing.T) {
-	seen := map[int]bool{}
-	for _, rate := range []int{8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000} {
-		for ch := 1; ch <= 2; ch++ {
-			for _, enc := range []Encoding{EncodingInt16LE, EncodingFloat32LE} {
-				f := Format{Rate: rate, Channels: ch, Encoding: enc}
-				if err := f.Validate(); err != nil {
-					t.Errorf("%v: %v", f, err)
-				}
-				i := f.index()
-				if seen[i] || formatAt(i) != f {
-					t.Errorf("%v: index %d not a bijection (back to %v)", f, i, formatAt(i))
-				}
-				seen[i] = true
-				if got, want := f.FrameBytes(), ch*enc.SampleBytes(); got != want {
-					t.Errorf("%v: FrameBytes %d, want %d", f, got, want)
-				}
-			}
+	seen := map[Format]bool{}
+	for _, f := range DefaultFormats() {
+		if err := f.Validate(); err != nil {
+			t.Errorf("%v: %v", f, err)
+		}
+		if seen[f] {
+			t.Errorf("%v twice in DefaultFormats", f)
+		}
+		seen[f] = true
+		if got, want := f.FrameBytes(), f.Channels*f.Encoding.SampleBytes(); got != want {
+			t.Errorf("%v: FrameBytes %d, want %d", f, got, want)
 		}
 	}
-	if len(seen) != NumFormats {
-		t.Errorf("%d formats, want %d", len(seen), NumFormats)
+	// The doc's count: 9 rates, mono and stereo, s16le and f32le.
+	if len(seen) != 36 || len(DefaultFormats()) > MaxFormats {
+		t.Errorf("%d default formats, want 36 (at most MaxFormats)", len(seen))
+	}
+	for _, rate := range []int{MinRate, 12000, 24000, 37800, 44101, MaxRate} {
+		if f := (Format{Rate: rate, Channels: 2, Encoding: EncodingInt16LE}); f.Validate() != nil {
+			t.Errorf("%v: %v, want valid", f, f.Validate())
+		}
 	}
 	for _, f := range []Format{
-		{}, {Rate: 12000, Channels: 2, Encoding: EncodingInt16LE}, {Rate: 192000, Channels: 1, Encoding: EncodingFloat32LE}, {Rate: 48000, Channels: 3, Encoding: EncodingInt16LE},
+		{}, {Rate: MinRate - 1, Channels: 2, Encoding: EncodingInt16LE}, {Rate: MaxRate + 1, Channels: 1, Encoding: EncodingFloat32LE}, {Rate: 48000, Channels: 3, Encoding: EncodingInt16LE},
 		{Rate: 48000, Channels: 0, Encoding: EncodingFloat32LE}, {Rate: 48000, Channels: 2, Encoding: 9},
 	} {
 		if err := f.Validate(); !errors.Is(err, ErrFormat) {

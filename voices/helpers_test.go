@@ -111,4 +111,41 @@ func (m *mixer) setKernels(ks *dsp.Kernels) {
 	for i := range m.voices {
 		m.voices[i].kern = ks
 	}
+	for _, b := range m.buses {
+		b.kern = ks
+	}
 }
+
+// perVoice makes the mixer resample every voice on its own, as it did
+// before rate buses (and as a pitched voice must): each sinc voice gets
+// its table instead of its bus. The tests compare the two paths and the
+// benchmarks time them side by side. Call it before any voice plays.
+func (m *mixer) perVoice() {
+	for i := range m.voices {
+		v := &m.voices[i]
+		if v.bus == nil {
+			continue
+		}
+		v.sinc = dsp.TableFor(v.pool.format.Rate, m.dev.Rate)
+		v.step = uint64(v.pool.format.Rate) << 32 / uint64(m.dev.Rate)
+		v.bus, v.fade = nil, m.fade
+	}
+	m.buses = nil
+}
+
+// defaultFormats is DefaultFormats, made once for index.
+var defaultFormats = DefaultFormats()
+
+// index returns f's position in DefaultFormats, so in the Stats.Formats of
+// an engine with the default formats, or -1. It allocates nothing.
+func (f Format) index() int {
+	for i, g := range defaultFormats {
+		if g == f {
+			return i
+		}
+	}
+	return -1
+}
+
+// limDelay returns the frames the limiter's look-ahead delays the mix.
+func (e *Engine) limDelay() int { return e.mix.limDelay }

@@ -32,7 +32,9 @@ type mixer struct {
 	active     []uint32 // playing slots in start order: the mix order
 	mix        []frame
 	scratch    []frame // a ramping voice's block at unity gain
-	formatGain [NumFormats]float32
+	srcScratch []frame // the same at a rate bus's source rate
+	buses      []*rateBus
+	formatGain []float32 // by format index
 	master     float32
 	masterCur  float32
 	order      uint64
@@ -43,6 +45,8 @@ type mixer struct {
 	out    []byte
 	outPos int
 	lim    dsp.Limiter
+
+	limDelay int // the limiter's latency in frames, fixed: read by Stats
 
 	// blockNs is the engine clock at the start of the latest block: Play
 	// stamps its command with it instead of reading the clock itself, and
@@ -79,25 +83,40 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 		scratch: make([]frame, block),
 		out:     make([]byte, block*dev.FrameBytes()),
 		master:  1, masterCur: 1,
-		lim: dsp.NewLimiter(dev.Rate),
+		formatGain: make([]float32, len(slots.pools)),
+		lim:        dsp.NewLimiter(dev.Rate),
 	}
 	m.outPos = len(m.out) // nothing rendered yet
+	m.limDelay = m.lim.Delay()
 	m.blockNs.Store(clock())
 	for i := range m.formatGain {
 		m.formatGain[i] = 1
 	}
 	// Every voice runs the same kernels and shares one scratch for the
 	// sinc kernels' converted source, used by each voice in turn.
+	// Voices resampled by the sinc share their source rate's bus instead
+	// (ratebus.go): they mix at the source rate, as unity-rate voices.
 	kern, planes := dsp.BestKernels(), dsp.NewPlanes()
+	busOf := map[int]*rateBus{}
 	for pi := range slots.pools {
 		p := &slots.pools[pi]
-		step := uint64(p.format.Rate) << 32 / uint64(dev.Rate)
-		var t *dsp.SincTable
-		if rs == ResamplerSinc && p.format.Rate != dev.Rate && p.size > 0 {
-			t = dsp.TableFor(p.format.Rate, dev.Rate)
+		rate := p.format.Rate
+		fixed := voice{pool: p, kind: kindOf(p.format), step: uint64(rate) << 32 / uint64(dev.Rate), fade: fadeFrames, kern: kern, planes: planes, mono: p.format.Channels == 1}
+		if rs == ResamplerSinc && rate != dev.Rate && p.size > 0 {
+			b := busOf[rate]
+			if b == nil {
+				b = newRateBus(rate, dev.Rate, block, len(m.voices), kern)
+				busOf[rate] = b
+				m.buses = append(m.buses, b)
+				m.srcScratch = make([]frame, max(len(m.srcScratch), len(b.bus)))
+			}
+			// The fade keeps its length in time. A block sums at least
+			// block×rate/dev-1 new frames, so a fade of at most a block
+			// still ends within the block StopAll waits for.
+			fixed.bus, fixed.step, fixed.fade = b, dsp.FracOne, max(1, fadeFrames*rate/dev.Rate)
 		}
 		for s := p.base; s < p.base+p.size; s++ {
-			m.voices[s] = voice{pool: p, kind: kindOf(p.format), step: step, sinc: t, kern: kern, planes: planes, mono: p.format.Channels == 1}
+			m.voices[s] = fixed
 		}
 	}
 	return m
@@ -148,8 +167,15 @@ func (m *mixer) renderBlock() {
 			continue // stolen in this block before it was ever heard
 		}
 		mixed++
+		if v.bus != nil {
+			v.bus.members = append(v.bus.members, s) // mixed with its bus, below
+			continue
+		}
 		tl, tr := m.gains(v)
 		v.render(m.mix, m.scratch, tl, tr)
+	}
+	for _, b := range m.buses {
+		b.render(m, m.mix)
 	}
 	if mixed > m.mixPeak.Load() {
 		m.mixPeak.Store(mixed)
@@ -171,7 +197,7 @@ func (m *mixer) gains(v *voice) (float32, float32) {
 
 func (m *mixer) startFade(v *voice) {
 	if !v.fading {
-		v.fading, v.fadeLeft = true, m.fade
+		v.fading, v.fadeLeft = true, v.fade
 	}
 }
 
@@ -287,7 +313,7 @@ func (m *mixer) play(c *command) {
 	v.gen, v.clip, v.data, v.end, v.loopStart = c.gen, cs, cs.data, cs.frames, cs.loopStart
 	v.loop, v.volume = c.flags&cmdFlagLoop != 0, c.value
 	v.priority, v.protected = c.priority, c.flags&cmdFlagProtected != 0
-	v.order, v.counted = m.order, true
+	v.order, v.counted, v.joining = m.order, true, v.bus != nil
 	if v.loop {
 		v.end = cs.loopEnd
 	}
@@ -396,6 +422,9 @@ func (m *mixer) stopNow() {
 	m.drain()
 	for _, s := range m.active {
 		m.voices[s].ended = true
+	}
+	for _, b := range m.buses {
+		b.reset()
 	}
 	m.reap()
 }

@@ -85,7 +85,7 @@ func (e *Engine) refuse(call callID, r refusalReason, fi int) error {
 }
 
 // lastRefusalOf unpacks a word refuse stored.
-func lastRefusalOf(w uint32) Refusal {
+func (e *Engine) lastRefusalOf(w uint32) Refusal {
 	r := refusalReason(w)
 	if r == reasonNone || int(r) >= len(reasons) {
 		return Refusal{}
@@ -94,8 +94,8 @@ func lastRefusalOf(w uint32) Refusal {
 	if c := callID(w >> 8); int(c) < len(callNames) {
 		out.Call = callNames[c]
 	}
-	if fi := int(w>>16) - 1; fi >= 0 && fi < NumFormats {
-		out.Format = formatAt(fi)
+	if fi := int(w>>16) - 1; fi >= 0 && fi < len(e.slots.pools) {
+		out.Format = e.slots.pools[fi].format
 	}
 	return out
 }

@@ -65,7 +65,7 @@ type slotState struct {
 // alone through atomic adds (the mixer's, as voices end), which leave the
 // stack and the tag as they are.
 const (
-	poolTopMask    = 1<<20 - 1 // top slot + 1, 0 for an empty stack: slots number at most NumFormats × 2 × 1024 < 2^20
+	poolTopMask    = 1<<20 - 1 // top slot + 1, 0 for an empty stack: slots number at most MaxFormats × 2 × 1024 < 2^20
 	poolCountShift = 20
 	poolCountMask  = 1<<12 - 1 // the count never passes a cap, at most 1024
 	poolCountOne   = uint64(1) << poolCountShift
@@ -110,13 +110,13 @@ type slotTable struct {
 	total atomic.Int32 // voices counted against the total cap
 	peak  atomic.Int32 // most voices counted against the total cap at once
 	_     [56]byte
-	pools [NumFormats]formatPool
+	pools []formatPool // one per format the engine pools, in EngineDesc.Formats order
 }
 
 // newSlotTable lays out pools of caps[i]*mult slots each (mult is 2 when
 // stealing, so a stolen voice can fade out while its replacement plays).
-func newSlotTable(total int, caps [NumFormats]int, mult int) *slotTable {
-	t := &slotTable{cap: int32(total)}
+func newSlotTable(total int, formats []Format, caps []int, mult int) *slotTable {
+	t := &slotTable{cap: int32(total), pools: make([]formatPool, len(formats))}
 	n := 0
 	for i := range caps {
 		n += caps[i] * mult
@@ -125,7 +125,7 @@ func newSlotTable(total int, caps [NumFormats]int, mult int) *slotTable {
 	base := uint32(0)
 	for i := range t.pools {
 		p := &t.pools[i]
-		p.format, p.fi = formatAt(i), i
+		p.format, p.fi = formats[i], i
 		p.base, p.size, p.cap = base, uint32(caps[i]*mult), int32(caps[i])
 		// Push in reverse so the lowest slot is popped first: with the same
 		// commands, the same slots are used, which keeps handles
@@ -136,6 +136,17 @@ func newSlotTable(total int, caps [NumFormats]int, mult int) *slotTable {
 		base += p.size
 	}
 	return t
+}
+
+// pool returns the pool of format f, or nil if the engine does not pool
+// f. A scan of at most MaxFormats: no map, nothing allocated.
+func (t *slotTable) pool(f Format) *formatPool {
+	for i := range t.pools {
+		if t.pools[i].format == f {
+			return &t.pools[i]
+		}
+	}
+	return nil
 }
 
 // acquire is Play's reservation: it pops a free slot of p and counts the

@@ -36,7 +36,10 @@ type Stats struct {
 	// pass MaxVoices under PolicySteal (stolen voices fade while their
 	// replacements play), never 2×MaxVoices.
 	MixPeak int
-	Formats [NumFormats]FormatStats // in a fixed order: rate, then channels, then encoding
+	// Formats holds the engine's source formats, in the order
+	// EngineDesc.Formats declares them (DefaultFormats' by default);
+	// the entries past them are zero.
+	Formats [MaxFormats]FormatStats
 	// Retired counts voice slots retired for good, over every format: a
 	// slot serves 2^32 voices, then is never reissued, so no stale Handle
 	// can become valid again. Each retired slot is one fewer in its
@@ -63,9 +66,11 @@ type Stats struct {
 	// block, so the figure overstates the true delay by the time from that
 	// block's start to the call, less than one block while the device
 	// keeps pulling, and a stalled device shows in full.
-	PlayToMixLast           time.Duration
-	PlayToMixMax            time.Duration
-	DeviceLatency           time.Duration // rendered audio buffered in the device
+	PlayToMixLast time.Duration
+	PlayToMixMax  time.Duration
+	// DeviceLatency is the rendered audio buffered in the device plus the
+	// limiter's look-ahead (1.5 ms), which delays the whole mix.
+	DeviceLatency           time.Duration
 	StopAllLast, StopAllMax time.Duration // time StopAll took to cross the barrier
 	StopAllFallbacks        uint64        // StopAlls that had to seize a stalled mixer
 
@@ -88,16 +93,16 @@ func (e *Engine) Stats() Stats {
 		PlayToMixLast: time.Duration(m.playLastNs.Load()), PlayToMixMax: time.Duration(m.playMaxNs.Load()),
 		StopAllLast: time.Duration(e.stopLastNs.Load()), StopAllMax: time.Duration(e.stopMaxNs.Load()),
 		StopAllFallbacks: e.fallbacks.Load(),
-		LastRefusal:      lastRefusalOf(e.lastRefusal.Load()),
+		LastRefusal:      e.lastRefusalOf(e.lastRefusal.Load()),
 		Device:           e.dev.Stats(),
 		Barrier:          e.barrier.Stats(),
 	}
 	s.Underruns = s.Device.Underruns
-	s.DeviceLatency = s.Device.Latency
+	s.DeviceLatency = s.Device.Latency + e.format.Duration(m.limDelay)
 	// Only the mixer enters the barrier, once per block: its passes are the
 	// blocks rendered, its skipped passes the blocks played silent.
 	s.Blocks, s.Skipped = s.Barrier.Passes, s.Barrier.Skipped
-	for i := range s.Formats {
+	for i := range e.slots.pools {
 		p := &e.slots.pools[i]
 		r := int(p.retired.Load())
 		s.Retired += r

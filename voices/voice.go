@@ -34,6 +34,8 @@ type voice struct {
 	sinc   *dsp.SincTable // the band-limited resampler's filter, or nil: unity rate or linear
 	kern   *dsp.Kernels   // the inner loops: vector where the CPU has them
 	planes *dsp.Planes    // the mixer's scratch for the sinc kernels' converted source
+	bus    *rateBus       // the source rate's shared resampler, or nil: the voice mixes into the device bus
+	fade   int            // a fade's length in the frames the voice mixes at
 	mono   bool
 
 	// Set by Play.
@@ -52,6 +54,7 @@ type voice struct {
 	protected  bool
 	order      uint64 // start order, for "steal the oldest"
 	counted    bool   // counted against the caps (false once stolen)
+	joining    bool   // on a bus, not yet summed: it joins at the next block
 
 	gainL, gainR float32 // gains applied at the end of the last block
 	fading       bool
@@ -62,7 +65,7 @@ type voice struct {
 // fixed returns v with only the fields fixed at construction: what a
 // voice is between plays.
 func (v *voice) fixed() voice {
-	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, planes: v.planes, mono: v.mono}
+	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, planes: v.planes, bus: v.bus, fade: v.fade, mono: v.mono}
 }
 
 // ramp is a voice's gain across one block: before each frame, l and r

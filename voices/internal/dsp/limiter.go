@@ -2,9 +2,14 @@ package dsp
 
 import "math"
 
+// limiterLookahead is how far ahead the limiter looks, and so its
+// latency: 1.5 ms, 72 frames at 48 kHz. The gain ramps down over this
+// window before an over instead of jumping on it.
+const limiterLookahead = 0.0015 // seconds
+
 // limiterRelease is the time constant with which the limiter's gain
 // returns to unity after an over: long enough that a sustained over is
-// turned down smoothly rather than clipped on every peak, short enough
+// turned down smoothly rather than modulated on every peak, short enough
 // that the mix recovers within a few beats.
 const limiterRelease = 0.05 // seconds
 
@@ -12,69 +17,183 @@ const limiterRelease = 0.05 // seconds
 // it snaps to exactly 1, from where clean audio passes bit for bit.
 const limiterSnap = 1.0 / (1 << 20)
 
-// Limiter is the output protection: a look-ahead-free peak limiter with a
-// hard knee at 0 dBFS. It does nothing, bit for bit, while every sample
-// of the mix lies within full scale; a frame that would pass full scale
-// sets the gain (both channels alike) so that its larger sample lands on
-// full scale exactly (an instant attack: with no look-ahead, the over
-// never reaches the device), and the gain then recovers towards unity
-// with the time constant limiterRelease, snapping to it at the end. So a
-// single over is clipped to full scale without the distortion of a hard
-// clip on the peaks that follow it, and music mastered to -0.1 dBFS plays
-// untouched, where the former soft clip bent everything above -2.5 dBFS.
-// It allocates nothing and keeps one float of state. It belongs to the
-// goroutine that mixes (voices' audio goroutine); it is not safe for
+// limiterCeiling is the peak a limited frame is brought to: just under
+// full scale (-0.0085 dB), so that no limited sample sits on it.
+const limiterCeiling = 1 - 1.0/1024
+
+// Limiter is the output protection: a look-ahead peak limiter. It delays
+// the mix by Delay frames (1.5 ms) and, where a frame of the mix would
+// pass full scale, brings the gain (both channels alike) smoothly down
+// over the look-ahead window before it, so that the over leaves at
+// limiterCeiling, just under full scale: no sample is clipped or pinned
+// at full scale. The gain then holds for the window and recovers towards
+// unity with the time constant limiterRelease, snapping to it at the end.
+// While every sample lies within full scale it does nothing but delay
+// the mix: the samples pass bit for bit, so music mastered to -0.1 dBFS
+// plays untouched.
+//
+// The gain is the mean, over the window, of an envelope that is at every
+// frame at most the gain each frame in the window needs (their minimum,
+// held, then released): so at an over's frame every term of the mean is
+// at most its gain. It allocates nothing after NewLimiter. It belongs to
+// the goroutine that mixes (voices' audio goroutine); it is not safe for
 // concurrent use.
 type Limiter struct {
-	// cut is the gain reduction now, 1 - gain: 0, or decaying after an
-	// over. The recovery decays it rather than step the gain towards 1,
-	// which in float32 would stall about 1e-4 short of unity, once a step
-	// fell below half an ulp of 1.
-	cut  float32
-	keep float32 // the share of cut left after one frame
+	delay []Frame   // the last Delay input frames, a ring: the oldest at dpos
+	spare []Frame   // as long as delay: the quiet path's next delay line
+	cuts  []float32 // the envelope's reduction, 1 - gain, over the window (Delay+1 frames), a ring: the oldest at wpos
+	dpos  int
+	wpos  int
+	// The gains the window's frames need, as a monotonic queue: a ring
+	// of (gain, frame) from qhead, qlen long, the gains rising, so its
+	// head is the window's least (hold) and each frame is pushed and
+	// popped once. A gain of 1 is never queued.
+	qgain []float32
+	qat   []int
+	qhead int
+	qlen  int
+	now   int     // frames taken
+	hold  float32 // the least gain the window's frames need
+	cut   float32 // the envelope's reduction now
+	sum   float64 // the sum of cuts
+	busy  int     // how many cuts are not 0
+	keep  float32 // the share of cut left after one frame of release
+	invW  float64 // 1 / the window's frames: a multiply where a divide cost a fifth of a frame
 }
 
 // NewLimiter returns a limiter for a stream of rate frames per second.
 func NewLimiter(rate int) Limiter {
-	return Limiter{keep: float32(math.Exp(-1 / (limiterRelease * float64(rate))))}
+	d := int(math.Round(limiterLookahead * float64(rate)))
+	lim := Limiter{
+		delay: make([]Frame, d), spare: make([]Frame, d), cuts: make([]float32, d+1), qgain: make([]float32, d+1), qat: make([]int, d+1),
+		hold: 1, keep: float32(math.Exp(-1 / (limiterRelease * float64(rate)))), invW: 1 / float64(d+1),
+	}
+	return lim
 }
 
+// Delay returns the limiter's latency in frames: the look-ahead.
+func (lim *Limiter) Delay() int { return len(lim.delay) }
+
 // Run applies the master gain, ramping from g by dg before each frame, and
-// the limiter to mix, in place. The gain reduction stays in a register
-// across the block: kept in the limiter's field, as when each frame
-// called a limiting method, every frame of a recovering gain waited on a
-// store and a load of it. Magnitudes are compared as bits (for floats of
-// one sign the bits order as the values do), and clamps are plain
-// compares rather than min and max, whose NaN and signed-zero rules cost
-// a dozen instructions each: the mix is finite, every source being
-// clamped. At unity gain with nothing to limit, the frames are only
-// scanned.
+// the limiter to mix, in place: mix comes out Delay frames late. At unity
+// gain with nothing to limit in the block or the window, the frames only
+// pass through the delay line. Magnitudes are compared as bits (for
+// floats of one sign the bits order as the values do): the mix is
+// finite, every source being clamped.
 func (lim *Limiter) Run(mix []Frame, g, dg float32) {
-	i, cut, keep := 0, lim.cut, lim.keep
-	if cut == 0 && g == 1 && dg == 0 {
-		for i < len(mix) && mag(mix[i][0]) <= one && mag(mix[i][1]) <= one {
-			i++
+	if lim.hold == 1 && lim.busy == 0 && g == 1 && dg == 0 && quiet(mix) {
+		// The window needs no gain (the queue is empty, cuts all zeros,
+		// and stay so): the block only passes the delay.
+		d, pos := len(lim.delay), lim.dpos
+		if n := len(mix); n >= d {
+			// Three moves rather than a swap a frame: the block's last d
+			// frames become the delay line, the rest move d later, and
+			// the delay line (oldest first) fills the gap.
+			copy(lim.spare, mix[n-d:])
+			copy(mix[d:], mix[:n-d])
+			k := copy(mix, lim.delay[pos:])
+			copy(mix[k:d], lim.delay[:pos])
+			lim.delay, lim.spare = lim.spare, lim.delay
+			lim.dpos = 0
+			return
 		}
+		for i := range mix {
+			mix[i], lim.delay[pos] = lim.delay[pos], mix[i]
+			if pos++; pos == d {
+				pos = 0
+			}
+		}
+		lim.dpos = pos
+		return
 	}
-	for ; i < len(mix); i++ {
+	for i := range mix {
 		g += dg
-		l, r := mix[i][0]*g, mix[i][1]*g
-		ml, mr := mag(l), mag(r)
-		if cut == 0 && ml <= one && mr <= one {
-			mix[i] = Frame{l, r}
-			continue
-		}
-		gain := 1 - cut
-		if p := math.Float32frombits(max(ml, mr)) * gain; p > 1 {
-			gain /= p
-			cut = 1 - gain
-		}
-		mix[i] = Frame{clamp1(l * gain), clamp1(r * gain)}
-		if cut *= keep; cut < limiterSnap {
-			cut = 0
+		in := Frame{mix[i][0] * g, mix[i][1] * g}
+		mix[i] = lim.step(in)
+	}
+}
+
+// step takes one input frame and returns the frame Delay frames earlier,
+// limited.
+func (lim *Limiter) step(in Frame) Frame {
+	w := len(lim.cuts)
+	// The gain this frame needs, into the window's minimum.
+	if lim.qlen > 0 && lim.qat[lim.qhead] <= lim.now-w {
+		lim.qlen-- // left the window
+		if lim.qhead++; lim.qhead == w {
+			lim.qhead = 0
 		}
 	}
-	lim.cut = cut
+	if a := max(mag(in[0]), mag(in[1])); a > one {
+		n := limiterCeiling / math.Float32frombits(a)
+		i := lim.qhead + lim.qlen // the slot after the tail
+		if i >= w {
+			i -= w
+		}
+		for lim.qlen > 0 {
+			if i--; i < 0 {
+				i = w - 1
+			}
+			if lim.qgain[i] < n {
+				if i++; i == w {
+					i = 0
+				}
+				break
+			}
+			lim.qlen-- // never the least again while n is in the window
+		}
+		lim.qgain[i], lim.qat[i] = n, lim.now
+		lim.qlen++
+	}
+	lim.now++
+	lim.hold = 1
+	if lim.qlen > 0 {
+		lim.hold = lim.qgain[lim.qhead]
+	}
+	wi := lim.wpos
+	if lim.wpos++; lim.wpos == w {
+		lim.wpos = 0
+	}
+	// The envelope: the held minimum, or the release from the last frame.
+	if c := 1 - lim.hold; c > lim.cut*lim.keep {
+		lim.cut = c
+	} else if lim.cut *= lim.keep; lim.cut < limiterSnap {
+		lim.cut = 0
+	}
+	old := lim.cuts[wi]
+	if old != 0 {
+		lim.busy--
+	}
+	if lim.cut != 0 {
+		lim.busy++
+	}
+	lim.cuts[wi] = lim.cut
+	gain := float32(1)
+	if lim.busy == 0 {
+		lim.sum = 0 // exactly: clean audio passes bit for bit
+	} else {
+		lim.sum += float64(lim.cut) - float64(old)
+		gain = float32(1 - lim.sum*lim.invW)
+	}
+	out := lim.delay[lim.dpos]
+	lim.delay[lim.dpos] = in
+	if lim.dpos++; lim.dpos == len(lim.delay) {
+		lim.dpos = 0
+	}
+	if gain == 1 {
+		return out
+	}
+	return Frame{clamp1(out[0] * gain), clamp1(out[1] * gain)}
+}
+
+// quiet reports whether every sample of mix lies within full scale.
+func quiet(mix []Frame) bool {
+	for _, f := range mix {
+		if mag(f[0]) > one || mag(f[1]) > one {
+			return false
+		}
+	}
+	return true
 }
 
 // one is 1.0's bits, the largest magnitude the limiter lets through.
@@ -84,7 +203,7 @@ const one = 0x3f800000
 func mag(x float32) uint32 { return math.Float32bits(x) &^ (1 << 31) }
 
 // clamp1 limits a finite x to [-1, 1]: only rounding can leave a limited
-// peak a hair past full scale.
+// peak a hair past the ceiling.
 func clamp1(x float32) float32 {
 	if x > 1 {
 		return 1

@@ -1,6 +1,7 @@
 package dsp
 
 import (
+	"fmt"
 	"math"
 	"sync"
 	"unsafe"
@@ -108,6 +109,10 @@ func (t *SincTable) phase(seq uint32) uint32 {
 	return uint32(uint64(seq) * uint64(t.stepNum) % uint64(t.phases))
 }
 
+// Fraction returns the fraction of a frame, num/den, at which the
+// position of row seq lies past its whole frame.
+func (t *SincTable) Fraction(seq uint32) (num, den uint32) { return t.phase(seq), t.phases }
+
 // Taps returns the filter's length in source frames: a multiple of 8.
 func (t *SincTable) Taps() int { return t.taps }
 
@@ -177,6 +182,18 @@ func TableFor(src, dev int) *SincTable {
 	return t
 }
 
+// maxSincPhases bounds a table's phases. A pair of rates whose exact
+// ratio needs more (44101 Hz to 48 kHz needs 48000 rows, 9 MB) takes an
+// Interp instead. Every rate of voices' default formats, and every rate
+// whose greatest common divisor with a 48 kHz device is 12 or more (such
+// as 12000, 24000 or 37800 Hz), gets a table: at most 4000 rows there.
+const maxSincPhases = 4096
+
+// Exact reports whether the rates src and dev have a SincTable: whether
+// their exact ratio needs at most maxSincPhases phases. The others take
+// an Interp.
+func Exact(src, dev int) bool { return dev/gcd(src, dev) <= maxSincPhases }
+
 func gcd(a, b int) int {
 	for b != 0 {
 		a, b = b, a%b
@@ -188,6 +205,9 @@ func gcd(a, b int) int {
 // by r scales the cutoff by 1/r, to the device's Nyquist frequency, and
 // the length by r, to keep the transition band as narrow.
 func newSincTable(src, dev int) *SincTable {
+	if !Exact(src, dev) {
+		panic(fmt.Sprintf("dsp: a table from %d to %d Hz would need %d phases (an Interp's rates)", src, dev, dev/gcd(src, dev)))
+	}
 	g := gcd(src, dev)
 	L, M := dev/g, src/g
 	ratio := max(1, float64(src)/float64(dev))
@@ -205,34 +225,14 @@ func newSincTable(src, dev int) *SincTable {
 		stepInt: uint32(M / L), stepNum: uint32(M % L),
 		coef: make([]float32, L*K), adv: make([]uint32, L),
 	}
-	i0b := besselI0(sincBeta)
 	row := make([]float64, K)
 	for seq := 0; seq < L; seq++ {
-		// Tap k reads source frame (position's frame) - half + k, which
-		// lies u = frac + half - k frames before the output instant.
+		// Tap k reads source frame (position's frame) - half + k (sincRow).
 		ph := int(t.phase(uint32(seq)))
 		t.adv[seq] = uint32((ph + M) / L)
-		frac := float64(ph) / float64(L)
-		sum := 0.0
-		for k := range row {
-			u := frac + float64(t.half-k)
-			x := u / (float64(K) / 2)
-			w := 0.0
-			if x*x < 1 {
-				w = besselI0(sincBeta*math.Sqrt(1-float64(x*x))) / i0b
-			}
-			s := 2 * fc
-			if u != 0 {
-				s = math.Sin(2*math.Pi*fc*u) / (math.Pi * u)
-			}
-			row[k] = float64(s * w)
-			sum += row[k]
-		}
-		// Each phase's gain at DC is exactly 1: otherwise the gain would
-		// wobble from frame to frame by the window's ripple, which is
-		// noise on a steady tone.
+		sincRow(row, float64(ph)/float64(L), t.half, fc)
 		for k, c := range row {
-			t.coef[seq*K+k] = float32(c / sum)
+			t.coef[seq*K+k] = float32(c)
 		}
 	}
 	t.grp = newSincGroups(t)

@@ -1,0 +1,134 @@
+package dsp
+
+import (
+	"math"
+	"sync"
+)
+
+// interpBits sets an Interp's phases: 2^interpBits rows, and one more so
+// that every position has a row on either side. With 512 the error of
+// interpolating between rows lies below the filter's own stopband: a
+// -6 dBFS 1 kHz tone from 44101 Hz keeps a THD+N under -100 dB
+// (voices' TestSourceRates).
+const (
+	interpBits   = 9
+	interpPhases = 1 << interpBits
+)
+
+// Interp is the band-limited resampler for any pair of rates: the
+// windowed sinc of SincTable (the same taps, cutoff and Kaiser window)
+// sampled at interpPhases+1 evenly spaced delays, the coefficients of a
+// delay between two of them interpolated linearly. Positions are 32.32
+// fixed point, so a rate is kept to within 2^-32 of a frame per device
+// frame. It serves the rates whose exact ratio would need a SincTable of
+// more than maxSincPhases rows (Exact). It is scalar Go: each product is
+// rounded to float32 before it is added (the explicit conversions stop
+// Go from fusing a multiply-add), so its bits are the same on every CPU.
+// An Interp is immutable, shared by every engine of the process with the
+// same pair of rates (InterpFor), read by the audio goroutines only.
+type Interp struct {
+	taps int // filter length in source frames: a multiple of 8
+	half int // source frames the filter reads before the position's own
+	coef []float32
+}
+
+// Taps returns the filter's length in source frames.
+func (t *Interp) Taps() int { return t.taps }
+
+// Half returns how many source frames the filter reads before the
+// position's own frame: Taps()/2 - 1.
+func (t *Interp) Half() int { return t.half }
+
+var interps struct {
+	mu sync.Mutex
+	m  map[[2]int]*Interp
+}
+
+// InterpFor returns the shared Interp from rate src to rate dev, building
+// it on first use: 513 rows of 48 taps when upsampling, more taps when
+// downsampling (192 from 192 kHz to 48 kHz), 98 KB to 394 KB.
+func InterpFor(src, dev int) *Interp {
+	interps.mu.Lock()
+	defer interps.mu.Unlock()
+	key := [2]int{src, dev}
+	if t := interps.m[key]; t != nil {
+		return t
+	}
+	if interps.m == nil {
+		interps.m = map[[2]int]*Interp{}
+	}
+	ratio := max(1, float64(src)/float64(dev))
+	K := int(math.Ceil(sincTaps*ratio/8)) * 8
+	t := &Interp{taps: K, half: K/2 - 1, coef: make([]float32, (interpPhases+1)*K)}
+	row := make([]float64, K)
+	for ph := 0; ph <= interpPhases; ph++ {
+		sincRow(row, float64(ph)/interpPhases, t.half, sincCutoff/ratio)
+		for k, c := range row {
+			t.coef[ph*K+k] = float32(c)
+		}
+	}
+	interps.m[key] = t
+	return t
+}
+
+// sincRow fills row with the windowed sinc at the delay frac past the
+// position's frame, for a filter of len(row) taps reading half frames
+// before it (tap k reads the frame that lies u = frac + half - k frames
+// before the output instant), with cutoff fc in cycles per source frame, scaled so that
+// the row's gain at DC is exactly 1.
+func sincRow(row []float64, frac float64, half int, fc float64) {
+	K := len(row)
+	i0b := besselI0(sincBeta)
+	sum := 0.0
+	for k := range row {
+		u := frac + float64(half-k)
+		x := u / (float64(K) / 2)
+		w := 0.0
+		if x*x < 1 {
+			w = besselI0(sincBeta*math.Sqrt(1-float64(x*x))) / i0b // unfused, as everywhere (kernels.md)
+		}
+		s := 2 * fc
+		if u != 0 {
+			s = math.Sin(2*math.Pi*fc*u) / (math.Pi * u)
+		}
+		row[k] = float64(s * w)
+		sum += row[k]
+	}
+	// Each phase's gain at DC is exactly 1: otherwise the gain would
+	// wobble from frame to frame by the window's ripple, which is noise
+	// on a steady tone.
+	for k := range row {
+		row[k] /= sum
+	}
+}
+
+// Filter adds len(out) outputs of t, filtered from the converted planes l
+// and r (stereo), times the gains gl and gr, into out, and returns the
+// position after the last one. Output i lies at the 32.32 position p +
+// i×step, counted from l[0]: its window is the taps frames from the
+// position's whole part, and its fraction picks the coefficients. l and
+// r must hold every frame the windows read.
+func (t *Interp) Filter(out []Frame, l, r []float32, p, step uint64, gl, gr float32) uint64 {
+	K := t.taps
+	for i := range out {
+		j := int(p >> 32)
+		x := uint32(p)
+		ph := int(x >> (32 - interpBits))
+		w := float32(x<<interpBits) * (1.0 / (1 << 32)) // between rows ph and ph+1
+		c0 := t.coef[ph*K : ph*K+K : ph*K+K]
+		c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
+		wl := l[j : j+K : j+K]
+		wr := r[j : j+K : j+K]
+		c1, wl, wr = c1[:len(c0)], wl[:len(c0)], wr[:len(c0)] // one bounds check, not one a tap
+		var sl, sr float32
+		for k := range c0 {
+			c := c0[k] + float32(w*float32(c1[k]-c0[k]))
+			sl += float32(c * wl[k])
+			sr += float32(c * wr[k])
+		}
+		out[i][0] += float32(sl * gl)
+		out[i][1] += float32(sr * gr)
+		p += step
+	}
+	return p
+}
