@@ -81,6 +81,12 @@ type EngineDesc struct {
 	// Logger receives the device fallback notice; nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// Buses declares the buses under Master (bus.go), parents first;
+	// read once, at NewEngine.
+	Buses []BusDesc
+	// Events bounds the event queue (PollEvent), rounded up to a power
+	// of two; 0 means no events are queued.
+	Events int
 }
 
 // PlayDesc holds a voice's settings. The zero value plays once at full
@@ -98,6 +104,16 @@ type PlayDesc struct {
 	Priority int16
 	// Protected voices (music) are never stolen.
 	Protected bool
+	// Bus is the bus the voice plays on; the zero value is Master.
+	Bus Bus
+	// FadeIn ramps the voice up from silence to Volume over this long.
+	FadeIn time.Duration
+	// At is the Clock frame the voice starts at, exact to the frame; 0,
+	// or a frame already rendered, means the mixer's next block. A
+	// scheduled voice holds its place under the caps from Play on.
+	At int64
+	// Offset is the source frame the voice starts from, inside the clip.
+	Offset int
 }
 
 // Engine plays clips on a device through one mixer. Play, Stop, SetVolume,
@@ -139,6 +155,8 @@ type Engine struct {
 	stopLastNs  atomic.Int64
 	stopMaxNs   atomic.Int64
 	fallbacks   atomic.Uint64
+
+	engineExt // buses, events: control.go
 }
 
 // NewEngine builds the voice pools, the queue and the mixer, and starts
@@ -218,6 +236,9 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	e.q = q
 	e.slots = newSlotTable(d.MaxVoices, caps, mult)
 	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, d.Resampler, e.q, e.slots, &e.barrier, e.now)
+	if err := e.initExt(d); err != nil {
+		return nil, err
+	}
 	e.src = &source{mix: e.mix}
 	e.dev = d.Device
 	if e.dev == nil {
@@ -318,10 +339,25 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if err := checkPan(d.Pan); err != nil {
 		return 0, err
 	}
+	fadeIn, err := e.checkPlay(c, &d)
+	if err != nil {
+		return 0, err
+	}
+	busCounted := e.anyCaps && e.buses[d.Bus].maxVoices > 0
+	if busCounted && !e.reserveBus(d.Bus) {
+		e.refusals.Add(1)
+		pushEvent(e.events, EventRefused, 0, c)
+		return 0, e.refuse(callPlay, reasonBusCap, c.pool.fi)
+	}
 	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal)
 	if why != reasonNone {
 		e.refusals.Add(1)
+		e.giveBackBus(busCounted, d.Bus)
+		pushEvent(e.events, EventRefused, 0, c)
 		return 0, e.refuse(callPlay, why, c.pool.fi)
+	}
+	if busCounted {
+		flags |= cmdFlagBusCount
 	}
 	if d.Loop {
 		flags |= cmdFlagLoop
@@ -335,10 +371,12 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	cmd, pos, ok := e.q.Reserve()
 	if !ok {
 		e.slots.giveBack(c.pool, slot, flags&cmdFlagSteal == 0)
+		e.giveBackBus(busCounted, d.Bus)
 		return 0, e.refuse(callPlay, reasonQueueFull, c.pool.fi)
 	}
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
 	cmd.value, cmd.pan, cmd.clip, cmd.enqueueNs = vol, d.Pan, c, e.mix.blockNs.Load()
+	cmd.at, cmd.offset, cmd.fade, cmd.bus = d.At, int64(d.Offset), fadeIn, uint8(d.Bus)
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil
 }

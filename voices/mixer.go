@@ -65,6 +65,8 @@ type mixer struct {
 	mixTotalNs atomic.Int64
 	playLastNs atomic.Int64
 	playMaxNs  atomic.Int64
+
+	x mixExt // buses, pauses, timed fades, scheduled starts, events: busmix.go
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -135,21 +137,13 @@ func (m *mixer) renderBlock() {
 		m.stopSeen = mark
 		for _, s := range m.active {
 			m.startFade(&m.voices[s])
+			m.markStopped(s, EventStopped)
 		}
 	}
 	m.blockOrder = m.order
 	m.drain()
 	clear(m.mix)
-	var mixed int32
-	for _, s := range m.active {
-		v := &m.voices[s]
-		if v.ended {
-			continue // stolen in this block before it was ever heard
-		}
-		mixed++
-		tl, tr := m.gains(v)
-		v.render(m.mix, m.scratch, tl, tr)
-	}
+	mixed := m.mixVoices()
 	if mixed > m.mixPeak.Load() {
 		m.mixPeak.Store(mixed)
 	}
@@ -228,6 +222,7 @@ func (m *mixer) drain() {
 		}
 		switch c.kind {
 		case cmdPlay:
+			m.x.claim(&c)
 			if pos < m.stopSeen {
 				// Queued before a StopAll: its memory may be gone.
 				m.refuse(&m.voices[c.slot], c.slot, c.flags&cmdFlagSteal == 0)
@@ -237,10 +232,12 @@ func (m *mixer) drain() {
 		case cmdStop:
 			if v := m.voiceFor(&c); v != nil {
 				m.startFade(v)
+				m.markStopped(c.slot, EventStopped)
 			}
 		case cmdVolume:
 			if v := m.voiceFor(&c); v != nil {
 				v.volume = c.value
+				m.x.v[c.slot].vol.total = 0 // cancels a Fade
 			}
 		case cmdPan:
 			if v := m.voiceFor(&c); v != nil {
@@ -250,6 +247,8 @@ func (m *mixer) drain() {
 			m.master = c.value
 		case cmdFormatGain:
 			m.formatGain[c.slot] = c.value
+		default:
+			m.extCmd(&c)
 		}
 	}
 }
@@ -296,11 +295,13 @@ func (m *mixer) play(c *command) {
 	bank.readers.Add(1)
 	m.slots.states[c.slot].bank.Store(bank)
 	m.active = append(m.active, c.slot)
+	m.startExt(v, c)
 }
 
 // refuse hands a reserved slot back and counts the refusal.
 func (m *mixer) refuse(v *voice, slot uint32, counted bool) {
 	m.refusals.Add(1)
+	m.release(slot, EventRefused)
 	m.slots.retire(v.pool, slot, counted)
 }
 
@@ -331,6 +332,7 @@ func (m *mixer) take(p *formatPool, prio int16) bool {
 		victim.pool.addCount(-1)
 	}
 	victim.counted = false
+	m.markStopped(m.slotOf(victim), EventStolen)
 	if victim.order >= m.blockOrder {
 		// Started in this block's drain and never rendered: nothing to
 		// fade, and nothing to mix.
@@ -378,6 +380,7 @@ func (m *mixer) reap() {
 }
 
 func (m *mixer) endVoice(v *voice, s uint32) {
+	m.release(s, EventEnded)
 	v.clip.bank.readers.Add(-1)
 	counted := v.counted
 	*v = v.fixed()
@@ -395,6 +398,7 @@ func (m *mixer) stopNow() {
 	m.drain()
 	for _, s := range m.active {
 		m.voices[s].ended = true
+		m.markStopped(s, EventStopped)
 	}
 	m.reap()
 }

@@ -43,6 +43,7 @@ const (
 	reasonStale
 	reasonClosed
 	reasonBankReleased
+	reasonBusCap
 )
 
 var reasons = [...]struct {
@@ -56,6 +57,7 @@ var reasons = [...]struct {
 	reasonStale:        {ErrStaleHandle, "the voice has ended, or the zero Handle"},
 	reasonClosed:       {ErrClosed, "the engine is closed"},
 	reasonBankReleased: {ErrClosed, "the clip's bank is released or being released"},
+	reasonBusCap:       {ErrNoVoice, "every voice the bus's MaxVoices allows is busy"},
 }
 
 // callID names a refusable Engine method.
@@ -68,11 +70,16 @@ const (
 	callSetPan
 	callSetMasterGain
 	callSetFormatGain
+	callBus
+	callFade
+	callPause
+	callResume
 )
 
 var callNames = [...]string{
 	callPlay: "Play", callStop: "Stop", callSetVolume: "SetVolume", callSetPan: "SetPan",
 	callSetMasterGain: "SetMasterGain", callSetFormatGain: "SetFormatGain",
+	callBus: "a bus call", callFade: "Fade", callPause: "Pause", callResume: "Resume",
 }
 
 // refuse records a refusal of call for reason (fi is the format index, or
