@@ -88,7 +88,7 @@ type busShared struct {
 	paused atomic.Bool
 	muted  atomic.Bool
 	voices atomic.Int32 // voices on the bus at the last block, paused ones included
-	_      [36]byte // one cache line per bus: Plays of one bus do not contend with another's
+	_      [36]byte     // one cache line per bus: Plays of one bus do not contend with another's
 }
 
 // resolveBuses checks d and builds the bus table, Master first.
