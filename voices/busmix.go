@@ -12,17 +12,18 @@ import (
 // scheduled starts and events add (issue 18), kept beside the voice
 // rather than in it: one per slot, owned by the mixer like the voice.
 type voiceExt struct {
-	vol      envelope // drives the voice's volume while a Fade runs
-	volAfter After
-	gate     envelope // Pause and Resume: 1 playing, 0 paused
-	pausing  bool     // the gate is closing; the voice pauses when it shuts
-	paused   bool
-	at       int64 // the clock frame a scheduled voice starts at; 0 once started
-	bus      uint8
-	busCount bool // counted against its bus's MaxVoices
-	why      EventKind
-	gen      uint32
-	clip     *clipState
+	vol       envelope // drives the voice's volume while a Fade runs
+	volAfter  After
+	gate      envelope // Pause and Resume: 1 playing, 0 paused
+	pausing   bool     // the gate is closing; the voice pauses when it shuts
+	paused    bool
+	at        int64 // the clock frame a scheduled voice starts at; 0 once started
+	bus       uint8
+	busCount  bool // counted against its bus's MaxVoices
+	clipCount bool // counted against its clip's MaxInstances
+	why       EventKind
+	gen       uint32
+	clip      *clipState
 }
 
 // busRun is a bus's mixing state, owned by the mixer.
@@ -361,7 +362,7 @@ func (m *mixer) extCmd(c *command) {
 // starts or refuses it, so that either way its end is reported and its
 // bus place given back.
 func (x *mixExt) claim(c *command) {
-	x.v[c.slot] = voiceExt{gate: restAt(1), bus: c.bus, busCount: c.flags&cmdFlagBusCount != 0, gen: c.gen, clip: c.clip}
+	x.v[c.slot] = voiceExt{gate: restAt(1), bus: c.bus, busCount: c.flags&cmdFlagBusCount != 0, clipCount: c.flags&cmdFlagClipCount != 0, gen: c.gen, clip: c.clip}
 	x.pos[c.slot].Store(c.offset)
 }
 
@@ -392,6 +393,9 @@ func (m *mixer) release(s uint32, k EventKind) {
 	}
 	if e.busCount {
 		m.x.buses[e.bus].sh.count.Add(-1)
+	}
+	if e.clipCount {
+		e.clip.lim.count.Add(-1)
 	}
 	if k == EventEnded && e.why != EventNone {
 		k = e.why

@@ -48,4 +48,5 @@ const (
 	cmdFlagProtected = 1 << 1
 	cmdFlagSteal     = 1 << 2 // reserved past the caps: the mixer must steal or refuse
 	cmdFlagBusCount  = 1 << 3 // counted against its bus's MaxVoices
+	cmdFlagClipCount = 1 << 4 // counted against its clip's MaxInstances
 )

@@ -15,6 +15,7 @@ type engineExt struct {
 	busSh   []busShared
 	events  *syncs.Queue[Event]
 	anyCaps bool // some bus has a MaxVoices
+	limitCounters
 }
 
 // initExt resolves EngineDesc.Buses and Events and hands them to the
@@ -71,9 +72,42 @@ func (e *Engine) reserveBus(b Bus) bool {
 	}
 }
 
-func (e *Engine) giveBackBus(counted bool, b Bus) {
-	if counted {
+// admitPlay applies the bus's MaxVoices and the clip's limits for Play,
+// setting in ext what it counted.
+func (e *Engine) admitPlay(c *clipState, b Bus, ext *uint8) refusalReason {
+	if e.anyCaps && e.buses[b].maxVoices > 0 {
+		if !e.reserveBus(b) {
+			return reasonBusCap
+		}
+		*ext |= cmdFlagBusCount
+	}
+	if c.lim != nil {
+		counted, why := e.admit(c.lim)
+		if why != reasonNone {
+			return why
+		}
+		if counted {
+			*ext |= cmdFlagClipCount
+		}
+	}
+	return reasonNone
+}
+
+// refusePlay gives back what admitPlay counted, reports and counts the
+// refusal, and returns its sentinel.
+func (e *Engine) refusePlay(c *clipState, why refusalReason, ext uint8, b Bus) error {
+	e.giveBack(c, ext, b)
+	e.refusals.Add(1)
+	pushEvent(e.events, EventRefused, 0, c)
+	return e.refuse(callPlay, why, c.pool.fi)
+}
+
+func (e *Engine) giveBack(c *clipState, ext uint8, b Bus) {
+	if ext&cmdFlagBusCount != 0 {
 		e.busSh[b].count.Add(-1)
+	}
+	if ext&cmdFlagClipCount != 0 {
+		c.lim.count.Add(-1)
 	}
 }
 
@@ -138,4 +172,5 @@ func (e *Engine) extStats(s *Stats) {
 	if e.events != nil {
 		s.EventsDropped = e.events.Full()
 	}
+	s.Cooldowns, s.InstanceRefusals = e.cooldowns.Load(), e.instanceRefusals.Load()
 }

@@ -343,22 +343,15 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if err != nil {
 		return 0, err
 	}
-	busCounted := e.anyCaps && e.buses[d.Bus].maxVoices > 0
-	if busCounted && !e.reserveBus(d.Bus) {
-		e.refusals.Add(1)
-		pushEvent(e.events, EventRefused, 0, c)
-		return 0, e.refuse(callPlay, reasonBusCap, c.pool.fi)
+	var ext uint8 // cmdFlagBusCount, cmdFlagClipCount
+	if why := e.admitPlay(c, d.Bus, &ext); why != reasonNone {
+		return 0, e.refusePlay(c, why, ext, d.Bus)
 	}
 	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal)
 	if why != reasonNone {
-		e.refusals.Add(1)
-		e.giveBackBus(busCounted, d.Bus)
-		pushEvent(e.events, EventRefused, 0, c)
-		return 0, e.refuse(callPlay, why, c.pool.fi)
+		return 0, e.refusePlay(c, why, ext, d.Bus)
 	}
-	if busCounted {
-		flags |= cmdFlagBusCount
-	}
+	flags |= ext
 	if d.Loop {
 		flags |= cmdFlagLoop
 	}
@@ -371,7 +364,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	cmd, pos, ok := e.q.Reserve()
 	if !ok {
 		e.slots.giveBack(c.pool, slot, flags&cmdFlagSteal == 0)
-		e.giveBackBus(busCounted, d.Bus)
+		e.giveBack(c, ext, d.Bus)
 		return 0, e.refuse(callPlay, reasonQueueFull, c.pool.fi)
 	}
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen

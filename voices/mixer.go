@@ -281,6 +281,9 @@ func (m *mixer) play(c *command) {
 		return
 	}
 	cs := c.clip
+	if cs.lim != nil && cs.lim.max > 0 && cs.lim.mode != InstancesRefuse {
+		m.stealInstance(cs)
+	}
 	*v = v.fixed()
 	v.gen, v.clip, v.data, v.end, v.loopStart = c.gen, cs, cs.data, cs.frames, cs.loopStart
 	v.loop, v.volume = c.flags&cmdFlagLoop != 0, c.value

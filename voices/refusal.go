@@ -5,7 +5,8 @@ package voices
 // the most recent one. It is a plain value, safe to hand to any goroutine.
 type Refusal struct {
 	// Err is the sentinel the call returned: ErrNoVoice, ErrQueueFull,
-	// ErrStaleHandle or ErrClosed; nil while nothing has been refused.
+	// ErrStaleHandle, ErrClosed or ErrCooldown; nil while nothing has
+	// been refused.
 	Err error
 	// Call names the refused method: "Play", "Stop", "SetVolume",
 	// "SetPan", "SetMasterGain" or "SetFormatGain".
@@ -44,6 +45,8 @@ const (
 	reasonClosed
 	reasonBankReleased
 	reasonBusCap
+	reasonCooldown
+	reasonInstances
 )
 
 var reasons = [...]struct {
@@ -58,6 +61,8 @@ var reasons = [...]struct {
 	reasonClosed:       {ErrClosed, "the engine is closed"},
 	reasonBankReleased: {ErrClosed, "the clip's bank is released or being released"},
 	reasonBusCap:       {ErrNoVoice, "every voice the bus's MaxVoices allows is busy"},
+	reasonCooldown:     {ErrCooldown, "the clip's Cooldown has not passed since its last Play"},
+	reasonInstances:    {ErrNoVoice, "the clip plays its MaxInstances already"},
 }
 
 // callID names a refusable Engine method.

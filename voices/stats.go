@@ -80,6 +80,10 @@ type Stats struct {
 	NumBuses int
 	// EventsDropped counts events lost to a full event queue.
 	EventsDropped uint64
+	// Cooldowns counts Plays refused by a clip's Cooldown (ErrCooldown);
+	// InstanceRefusals those refused by its MaxInstances. Both are in
+	// Refusals too.
+	Cooldowns, InstanceRefusals uint64
 }
 
 // Stats returns the engine's counters; safe from any goroutine.
