@@ -11,10 +11,12 @@ import (
 // engineExt holds what buses, events and the clock add to an Engine
 // (issue 18). It is fixed at NewEngine but for the atomics inside.
 type engineExt struct {
-	buses   []busConfig
-	busSh   []busShared
-	events  *syncs.Queue[Event]
-	anyCaps bool // some bus has a MaxVoices
+	buses  []busConfig
+	busSh  []busShared
+	events *syncs.Queue[Event]
+	// framesPerNs is the device rate in frames per nanosecond, 32.32
+	// fixed point (framesOf).
+	framesPerNs uint64
 	limitCounters
 }
 
@@ -30,23 +32,41 @@ func (e *Engine) initExt(d EngineDesc) error {
 		return err
 	}
 	e.buses, e.busSh, e.events = bs, make([]busShared, len(bs)), ev
-	for i := range bs {
-		e.anyCaps = e.anyCaps || bs[i].maxVoices > 0
-	}
+	// Rounded up, so that a whole number of frames' nanoseconds converts
+	// back to that number, not one short.
+	e.framesPerNs = (uint64(d.Format.Rate)<<32 + uint64(time.Second) - 1) / uint64(time.Second)
 	e.mix.x.init(e.mix, e.buses, e.busSh, ev)
 	return nil
 }
 
-// checkPlay validates PlayDesc's issue-18 fields and returns the fade-in
-// in frames. The error is built out of line.
-func (e *Engine) checkPlay(c *clipState, d *PlayDesc) (int32, error) {
+// playExt is Play's part for issue 18's fields and limits, out of line:
+// it validates the fields, converts the fade-in to frames, and applies
+// the bus's MaxVoices and the clip's limits, returning what it counted
+// (cmdFlagBusCount, cmdFlagClipCount) or the refusal's sentinel.
+func (e *Engine) playExt(c *clipState, d *PlayDesc) (int32, uint8, error) {
 	if int(d.Bus) >= len(e.buses) || d.Offset < 0 || d.Offset >= c.frames || d.FadeIn < 0 || d.At < 0 {
-		return 0, e.badPlay(c, d)
+		return 0, 0, e.badPlay(c, d)
 	}
-	if d.FadeIn == 0 {
-		return 0, nil
+	var ext uint8
+	if limit := e.buses[d.Bus].maxVoices; limit > 0 {
+		// One atomic add, taken back past the cap: a Play that loses the
+		// race refuses, as it would a moment later.
+		if n := &e.busSh[d.Bus].count; n.Add(1) > limit {
+			n.Add(-1)
+			return 0, 0, e.refusePlay(c, reasonBusCap, 0, d.Bus)
+		}
+		ext |= cmdFlagBusCount
 	}
-	return e.framesOf(d.FadeIn), nil
+	if l := c.lim; l != nil {
+		counted, why := e.admit(l)
+		if why != reasonNone {
+			return 0, 0, e.refusePlay(c, why, ext, d.Bus)
+		}
+		if counted {
+			ext |= cmdFlagClipCount
+		}
+	}
+	return e.framesOf(d.FadeIn), ext, nil
 }
 
 func (e *Engine) badPlay(c *clipState, d *PlayDesc) error {
@@ -54,46 +74,7 @@ func (e *Engine) badPlay(c *clipState, d *PlayDesc) error {
 		ErrInvalid, d.Bus, len(e.buses), d.Offset, c.frames, d.FadeIn, d.At)
 }
 
-// reserveBus counts a voice against bus b's MaxVoices, or reports false.
-func (e *Engine) reserveBus(b Bus) bool {
-	c := e.buses[b].maxVoices
-	if c == 0 {
-		return true
-	}
-	n := &e.busSh[b].count
-	for {
-		v := n.Load()
-		if v >= c {
-			return false
-		}
-		if n.CompareAndSwap(v, v+1) {
-			return true
-		}
-	}
-}
-
-// admitPlay applies the bus's MaxVoices and the clip's limits for Play,
-// setting in ext what it counted.
-func (e *Engine) admitPlay(c *clipState, b Bus, ext *uint8) refusalReason {
-	if e.anyCaps && e.buses[b].maxVoices > 0 {
-		if !e.reserveBus(b) {
-			return reasonBusCap
-		}
-		*ext |= cmdFlagBusCount
-	}
-	if c.lim != nil {
-		counted, why := e.admit(c.lim)
-		if why != reasonNone {
-			return why
-		}
-		if counted {
-			*ext |= cmdFlagClipCount
-		}
-	}
-	return reasonNone
-}
-
-// refusePlay gives back what admitPlay counted, reports and counts the
+// refusePlay gives back what playExt counted, reports and counts the
 // refusal, and returns its sentinel.
 func (e *Engine) refusePlay(c *clipState, why refusalReason, ext uint8, b Bus) error {
 	e.giveBack(c, ext, b)

@@ -339,13 +339,15 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if err := checkPan(d.Pan); err != nil {
 		return 0, err
 	}
-	fadeIn, err := e.checkPlay(c, &d)
-	if err != nil {
-		return 0, err
-	}
+	// Issue 18's fields and limits (control.go), each out of line and
+	// skipped when unused, so that a plain Play pays two branches.
+	var fadeIn int32
 	var ext uint8 // cmdFlagBusCount, cmdFlagClipCount
-	if why := e.admitPlay(c, d.Bus, &ext); why != reasonNone {
-		return 0, e.refusePlay(c, why, ext, d.Bus)
+	if d.Bus != 0 || d.FadeIn != 0 || d.At != 0 || d.Offset != 0 || c.lim != nil {
+		var err error
+		if fadeIn, ext, err = e.playExt(c, &d); err != nil {
+			return 0, err
+		}
 	}
 	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal)
 	if why != reasonNone {
