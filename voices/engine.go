@@ -165,6 +165,9 @@ type Engine struct {
 // the sound card) and, if the device fails, up to EngineDesc.CloseTimeout
 // more to cut it off the mixer and close it before the fallback starts.
 func NewEngine(d EngineDesc) (*Engine, error) {
+	if err := pullFormat(&d); err != nil {
+		return nil, err
+	}
 	if d.Format == (Format{}) {
 		d.Format = DefaultDeviceFormat
 	}
