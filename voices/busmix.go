@@ -18,6 +18,7 @@ type voiceExt struct {
 	pausing   bool     // the gate is closing; the voice pauses when it shuts
 	paused    bool
 	at        int64 // the clock frame a scheduled voice starts at; 0 once started
+	later     bool  // placed by its issue time: counts against the caps when it starts
 	bus       uint8
 	busCount  bool // counted against its bus's MaxVoices
 	clipCount bool // counted against its clip's MaxInstances
@@ -53,6 +54,9 @@ type mixExt struct {
 	clock  atomic.Int64
 	pos    []atomic.Int64 // each slot's playback position, in source frames, at the last block's end
 	events *syncs.Queue[Event]
+
+	latency int64 // StartLatency in frames (latency.go)
+	policy  Policy
 }
 
 func (x *mixExt) init(m *mixer, cfg []busConfig, sh []busShared, events *syncs.Queue[Event]) {
@@ -95,7 +99,7 @@ func (m *mixer) mixVoices() int32 {
 			continue // keeps its position; costs nothing
 		}
 		off := 0
-		if e.at != 0 {
+		if e.at != 0 || e.later {
 			if v.fading {
 				v.ended = true // stopped before its start: never heard
 				continue
@@ -104,6 +108,9 @@ func (m *mixer) mixVoices() int32 {
 				continue
 			}
 			off, e.at = int(max(e.at-x.frame, 0)), 0
+			if e.later && !m.startLater(v, e) {
+				continue
+			}
 		}
 		mixed++
 		if !b.touched {
@@ -375,6 +382,9 @@ func (m *mixer) startExt(v *voice, c *command) {
 	}
 	if c.at > m.x.frame {
 		e.at = c.at
+	}
+	if c.flags&cmdFlagLater != 0 {
+		m.placeLater(v, e, c)
 	}
 	if c.fade > 0 {
 		e.vol = restAt(0)

@@ -49,4 +49,5 @@ const (
 	cmdFlagSteal     = 1 << 2 // reserved past the caps: the mixer must steal or refuse
 	cmdFlagBusCount  = 1 << 3 // counted against its bus's MaxVoices
 	cmdFlagClipCount = 1 << 4 // counted against its clip's MaxInstances
+	cmdFlagLater     = 1 << 5 // placed by its issue time; counted against the caps when it starts
 )

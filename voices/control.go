@@ -18,6 +18,7 @@ type engineExt struct {
 	// fixed point (framesOf).
 	framesPerNs uint64
 	limitCounters
+	latency int64 // EngineDesc.StartLatency in frames; 0: Plays start at the next block
 }
 
 // initExt resolves EngineDesc.Buses and Events and hands them to the
@@ -35,7 +36,12 @@ func (e *Engine) initExt(d EngineDesc) error {
 	// Rounded up, so that a whole number of frames' nanoseconds converts
 	// back to that number, not one short.
 	e.framesPerNs = (uint64(d.Format.Rate)<<32 + uint64(time.Second) - 1) / uint64(time.Second)
+	if d.StartLatency < 0 {
+		return fmt.Errorf("%w: StartLatency %v", ErrInvalid, d.StartLatency)
+	}
+	e.latency = int64(e.framesOf(d.StartLatency))
 	e.mix.x.init(e.mix, e.buses, e.busSh, ev)
+	e.mix.x.latency, e.mix.x.policy = e.latency, d.Policy
 	return nil
 }
 

@@ -87,6 +87,15 @@ type EngineDesc struct {
 	// Events bounds the event queue (PollEvent), rounded up to a power
 	// of two; 0 means no events are queued.
 	Events int
+	// StartLatency, when set, places each Play without an At at the time
+	// it was called plus StartLatency, on the engine clock, instead of
+	// at the next block: for a device that pulls a large span at once
+	// (Ebitengine's default player buffer of 0.5 s: set StartLatency to
+	// it), so that the Plays of one pull start spread as they were
+	// called, at a constant latency, rather than all in its first block.
+	// A waiting voice counts against the caps only from its start. Play
+	// then reads the clock.
+	StartLatency time.Duration
 }
 
 // PlayDesc holds a voice's settings. The zero value plays once at full
@@ -228,6 +237,9 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	if d.Policy == PolicySteal {
 		mult = 2
 	}
+	if d.StartLatency > 0 {
+		mult += pendingSlots // voices waiting for their start hold slots, not places
+	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -351,6 +363,9 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 		if fadeIn, ext, err = e.playExt(c, &d); err != nil {
 			return 0, err
 		}
+	}
+	if e.latency > 0 && d.At == 0 {
+		return e.playLater(c, &d, vol, fadeIn, ext)
 	}
 	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal)
 	if why != reasonNone {

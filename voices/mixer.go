@@ -276,7 +276,7 @@ func (m *mixer) play(c *command) {
 		m.refuse(v, c.slot, !steal)
 		return
 	}
-	if steal && !m.take(v.pool, c.priority) {
+	if steal && c.flags&cmdFlagLater == 0 && !m.take(v.pool, c.priority) {
 		m.refuse(v, c.slot, false)
 		return
 	}

@@ -32,6 +32,9 @@ import (
 //	player.SetBufferSize(50 * time.Millisecond)
 //	player.Play()
 //
+// To keep the half-second buffer instead, set EngineDesc.StartLatency
+// to it: each Play is then placed half a second after its call.
+//
 // The goroutine that calls Read is the audio goroutine: the mixer runs
 // inside Read, on the caller's goroutine and buffer. Read belongs to one
 // goroutine at a time, though which one may change (oto's Player.Play
