@@ -73,8 +73,8 @@ type worker struct {
 	// Refused). The render goroutine and the report fill in the rest of
 	// each request's fate.
 	ledger ledger
-	// noVoice counts the plays the engine refused with voices.ErrNoVoice,
-	// which are also in its Refusals.
+	// noVoice counts the plays the engine refused with voices.ErrNoVoice
+	// or voices.ErrCooldown, which are also in its Refusals.
 	noVoice uint64
 	// playErrs counts plays that failed for any other reason, a bug the
 	// run fails on; playErr is the first.
@@ -188,7 +188,7 @@ func (w *worker) play() {
 	// may (the runtime fills a type-assertion cache).
 	switch err := w.player.Play(sound, vol, pan); err {
 	case nil:
-	case voices.ErrNoVoice:
+	case voices.ErrNoVoice, voices.ErrCooldown: // both counted in the engine's Refusals
 		t.Refused++
 		w.noVoice++
 	case voices.ErrQueueFull:

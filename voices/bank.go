@@ -51,6 +51,13 @@ type ClipDesc struct {
 	// LoopStart and LoopEnd are the loop points in frames, used when the
 	// clip is played with Loop; LoopEnd 0 means the clip's last frame + 1.
 	LoopStart, LoopEnd int
+	// MaxInstances caps the clip's voices playing at once; 0 means no
+	// cap. Instances says what a Play past it does.
+	MaxInstances int
+	Instances    Instances
+	// Cooldown refuses a Play (ErrCooldown) within this long of the
+	// clip's last accepted Play; 0 means none.
+	Cooldown time.Duration
 }
 
 // clipState is what a Clip points at; the mixer reads it directly.
@@ -61,6 +68,7 @@ type clipState struct {
 	frames    int
 	loopStart int
 	loopEnd   int
+	lim       *clipLimits // MaxInstances and Cooldown, or nil: limits.go
 }
 
 // Clip is a view of PCM in a Bank: nothing is copied when it is made or
@@ -163,9 +171,13 @@ func (b *Bank) Clip(d ClipDesc) (Clip, error) {
 	if d.LoopStart < 0 || d.LoopStart >= end || end > frames {
 		return Clip{}, fmt.Errorf("%w: bank %q: loop [%d, %d) outside the clip's %d frames", ErrPCM, b.name, d.LoopStart, end, frames)
 	}
+	lim, err := newClipLimits(d)
+	if err != nil {
+		return Clip{}, fmt.Errorf("bank %q: %w", b.name, err)
+	}
 	return Clip{c: &clipState{
 		bank: b, pool: p, data: b.mem[d.Offset : d.Offset+n : d.Offset+n],
-		frames: frames, loopStart: d.LoopStart, loopEnd: end,
+		frames: frames, loopStart: d.LoopStart, loopEnd: end, lim: lim,
 	}}, nil
 }
 

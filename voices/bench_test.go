@@ -53,23 +53,35 @@ func benchEngine(b *testing.B, voices int, rs Resampler, block int, perVoice boo
 // impl=ours is Play as it is: it stamps the command with the start
 // time the mixer publishes each block. impl=ours+clock-read adds the one thing
 // Play did before, reading the engine clock (time.Since) for the
-// Play-to-mix statistic, side by side in the same run.
+// Play-to-mix statistic, side by side in the same run. impl=ours+issue18-
+// fields sets every PlayDesc field issue 18 added (a bus with a voice cap,
+// a fade-in, a start time, an offset); impl=ours+clip-limits plays a clip
+// with MaxInstances and a Cooldown.
 func BenchmarkPlay(b *testing.B) {
-	for _, clockRead := range []bool{false, true} {
-		name := "impl=ours"
-		if clockRead {
-			name = "impl=ours+clock-read"
-		}
-		b.Run(name, func(b *testing.B) {
-			e, _ := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, MaxVoices: 1024})
-			_, c := clipOf(b, e, "t", mono44, tone(mono44, 441, 440, 0.5), ClipDesc{})
+	for _, impl := range []string{"ours", "ours+clock-read", "ours+issue18-fields", "ours+clip-limits"} {
+		b.Run("impl="+impl, func(b *testing.B) {
+			e, _ := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, MaxVoices: 1024,
+				Buses: []BusDesc{{Name: "world"}, {Name: "sfx", Parent: "world", MaxVoices: 1024}}})
+			var cd ClipDesc
+			var d PlayDesc
+			switch impl {
+			case "ours+issue18-fields":
+				// Every new PlayDesc field, on a bus with a voice cap.
+				d = PlayDesc{Bus: 2, FadeIn: 5 * time.Millisecond, At: 1 << 40, Offset: 10}
+			case "ours+clip-limits":
+				// A clip with an instance cap and a cooldown short enough to
+				// pass: the cooldown reads the clock.
+				cd = ClipDesc{MaxInstances: 1024, Cooldown: time.Nanosecond}
+			}
+			_, c := clipOf(b, e, "t", mono44, tone(mono44, 441, 440, 0.5), cd)
+			clockRead := impl == "ours+clock-read"
 			var sink int64
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				if clockRead {
 					sink += e.now()
 				}
-				if _, err := e.Play(c, PlayDesc{}); err != nil {
+				if _, err := e.Play(c, d); err != nil {
 					b.Fatal(err)
 				}
 				if i%512 == 511 {

@@ -11,6 +11,13 @@ const (
 	cmdPan
 	cmdMaster
 	cmdFormatGain
+	// Issue 18's commands: bus.go, control.go.
+	cmdBusFade
+	cmdBusMute
+	cmdBusPause
+	cmdBusStop
+	cmdFade
+	cmdPause
 )
 
 // command is one fixed-size request from a game goroutine to the mixer,
@@ -28,10 +35,19 @@ type command struct {
 	pan       float32
 	clip      *clipState
 	enqueueNs int64 // the mixer's latest block start at Play, for the Play-to-mix latency
+	// Issue 18's fields (bus.go, control.go, clock.go).
+	at     int64 // Play: the engine clock frame to start at; 0 or past: the next block
+	offset int64 // Play: the source frame to start from
+	fade   int32 // frames of a fade (Play's fade-in, FadeBus, StopBus, Fade)
+	bus    uint8 // Play: the voice's bus; bus commands: the bus
+	op     uint8 // the command's variant: an After, or on/off
 }
 
 const (
 	cmdFlagLoop      = 1 << 0
 	cmdFlagProtected = 1 << 1
 	cmdFlagSteal     = 1 << 2 // reserved past the caps: the mixer must steal or refuse
+	cmdFlagBusCount  = 1 << 3 // counted against its bus's MaxVoices
+	cmdFlagClipCount = 1 << 4 // counted against its clip's MaxInstances
+	cmdFlagLater     = 1 << 5 // placed by its issue time; counted against the caps when it starts
 )

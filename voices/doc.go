@@ -20,6 +20,18 @@
 // and the limiter. The same commands at the same block positions give
 // bit-identical output.
 //
+// A game's grouping is the bus (bus.go): a fixed tree declared in
+// EngineDesc.Buses under Master, each voice on one, each bus with a
+// ramped gain, mute, pause, a stop with a fade, an optional voice cap and
+// optional ducking by another bus's level. Voices and buses pause and
+// resume at the frame (a paused voice keeps its position and is not
+// mixed), fade to a level over a time (linear in amplitude, exact to the
+// frame), and a voice may start at a frame of the engine's sample clock
+// (Engine.Clock) and at an offset into its clip. Clips may cap their
+// instances and set a cooldown (limits.go). With EngineDesc.Events, the
+// end of every voice (ended, stopped, stolen, refused) is queued once on
+// a bounded syncs.Queue that the game drains with PollEvent.
+//
 // A Handle names a voice by slot and generation, with pools' conventions:
 // the zero Handle is "none", String reads "slot N gen G", and a slot whose
 // generations are spent is retired for good (Stats.Retired) rather than
@@ -98,8 +110,8 @@
 // real-time loop of a real-time Offline device, the caller of Render on a
 // manual one, and whichever goroutine calls Read on a Pull (with an
 // Ebitengine player, oto's goroutines inside Ebitengine). Game goroutines
-// never touch a voice: Play, Stop, SetVolume, SetPan, SetMasterGain and
-// SetFormatGain validate their arguments and push a fixed-size command
+// never touch a voice: Play, Stop, SetVolume, SetPan, SetMasterGain,
+// SetFormatGain and the bus, fade and pause calls validate their arguments and push a fixed-size command
 // into a bounded lock-free queue (syncs.Queue: many producers, one
 // consumer) that the mixer drains at the start of every block. They
 // never block and, once warm, never allocate, not even to refuse: a

@@ -87,6 +87,21 @@ type EngineDesc struct {
 	// Logger receives the device fallback notice; nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// Buses declares the buses under Master (bus.go), parents first;
+	// read once, at NewEngine.
+	Buses []BusDesc
+	// Events bounds the event queue (PollEvent), rounded up to a power
+	// of two; 0 means no events are queued.
+	Events int
+	// StartLatency, when set, places each Play without an At at the time
+	// it was called plus StartLatency, on the engine clock, instead of
+	// at the next block: for a device that pulls a large span at once
+	// (Ebitengine's default player buffer of 0.5 s: set StartLatency to
+	// it), so that the Plays of one pull start spread as they were
+	// called, at a constant latency, rather than all in its first block.
+	// A waiting voice counts against the caps only from its start. Play
+	// then reads the clock.
+	StartLatency time.Duration
 }
 
 // PlayDesc holds a voice's settings. The zero value plays once at full
@@ -104,6 +119,16 @@ type PlayDesc struct {
 	Priority int16
 	// Protected voices (music) are never stolen.
 	Protected bool
+	// Bus is the bus the voice plays on; the zero value is Master.
+	Bus Bus
+	// FadeIn ramps the voice up from silence to Volume over this long.
+	FadeIn time.Duration
+	// At is the Clock frame the voice starts at, exact to the frame; 0,
+	// or a frame already rendered, means the mixer's next block. A
+	// scheduled voice holds its place under the caps from Play on.
+	At int64
+	// Offset is the source frame the voice starts from, inside the clip.
+	Offset int
 }
 
 // Engine plays clips on a device through one mixer. Play, Stop, SetVolume,
@@ -148,6 +173,8 @@ type Engine struct {
 	stopLastNs  atomic.Int64
 	stopMaxNs   atomic.Int64
 	fallbacks   atomic.Uint64
+
+	engineExt // buses, events: control.go
 }
 
 // NewEngine builds the voice pools, the queue and the mixer, and starts
@@ -156,6 +183,9 @@ type Engine struct {
 // the sound card) and, if the device fails, up to EngineDesc.CloseTimeout
 // more to cut it off the mixer and close it before the fallback starts.
 func NewEngine(d EngineDesc) (*Engine, error) {
+	if err := pullFormat(&d); err != nil {
+		return nil, err
+	}
 	if d.Format == (Format{}) {
 		d.Format = DefaultDeviceFormat
 	}
@@ -235,6 +265,9 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	if d.Policy == PolicySteal {
 		mult = 2
 	}
+	if d.StartLatency > 0 {
+		mult += pendingSlots // voices waiting for their start hold slots, not places
+	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -246,6 +279,9 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	e.q = q
 	e.slots = newSlotTable(d.MaxVoices, formats, caps, mult)
 	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, d.Resampler, e.q, e.slots, &e.barrier, e.now)
+	if err := e.initExt(d); err != nil {
+		return nil, err
+	}
 	e.src = &source{mix: e.mix}
 	e.dev = d.Device
 	if e.dev == nil {
@@ -347,11 +383,24 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if err := checkPan(d.Pan); err != nil {
 		return 0, err
 	}
+	// Issue 18's fields and limits (control.go), each out of line and
+	// skipped when unused, so that a plain Play pays two branches.
+	var fadeIn int32
+	var ext uint8 // cmdFlagBusCount, cmdFlagClipCount
+	if d.Bus != 0 || d.FadeIn != 0 || d.At != 0 || d.Offset != 0 || c.lim != nil {
+		var err error
+		if fadeIn, ext, err = e.playExt(c, &d); err != nil {
+			return 0, err
+		}
+	}
+	if e.latency > 0 && d.At == 0 {
+		return e.playLater(c, &d, vol, fadeIn, ext)
+	}
 	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal)
 	if why != reasonNone {
-		e.refusals.Add(1)
-		return 0, e.refuse(callPlay, why, c.pool.fi)
+		return 0, e.refusePlay(c, why, ext, d.Bus)
 	}
+	flags |= ext
 	if d.Loop {
 		flags |= cmdFlagLoop
 	}
@@ -364,10 +413,12 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	cmd, pos, ok := e.q.Reserve()
 	if !ok {
 		e.slots.giveBack(c.pool, slot, flags&cmdFlagSteal == 0)
+		e.giveBack(c, ext, d.Bus)
 		return 0, e.refuse(callPlay, reasonQueueFull, c.pool.fi)
 	}
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
 	cmd.value, cmd.pan, cmd.clip, cmd.enqueueNs = vol, d.Pan, c, e.mix.blockNs.Load()
+	cmd.at, cmd.offset, cmd.fade, cmd.bus = d.At, int64(d.Offset), fadeIn, uint8(d.Bus)
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil
 }

@@ -7,8 +7,9 @@ import (
 // Sentinel errors returned by this package. Check them with errors.Is.
 //
 // The refusals a game meets in steady frames (ErrNoVoice, ErrQueueFull,
-// ErrStaleHandle and ErrClosed, from Play, Stop, SetVolume, SetPan,
-// SetMasterGain and SetFormatGain) are returned as the sentinel itself,
+// ErrStaleHandle, ErrClosed and ErrCooldown, from Play, Stop, SetVolume,
+// SetPan, SetMasterGain, SetFormatGain and the bus, fade and pause
+// calls) are returned as the sentinel itself,
 // never wrapped, so that neither refusing nor testing the refusal
 // allocates: errors.Is(err, ErrNoVoice) on an ErrNoVoice refusal returns
 // at its first comparison, and err == ErrNoVoice (or a switch on err)

@@ -127,7 +127,7 @@ func ExampleEngine_Play_refused() {
 //
 //	player, err := audioContext.NewPlayerF32(pull)
 func ExampleNewPull() {
-	pull := voices.NewPull()
+	pull := voices.NewPull(48000)
 	eng, err := voices.NewEngine(voices.EngineDesc{Device: pull})
 	if err != nil {
 		panic(err)

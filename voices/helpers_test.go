@@ -76,6 +76,36 @@ func render(t testing.TB, dev *Offline, frames int) (l, r []float32) {
 	return stereo(b)
 }
 
+// renderMix renders frames from dev, as render does, but returns the mix
+// those frames were made of, before the limiter's look-ahead delays it:
+// frame i is the engine clock's frame at the render's start plus i. At a
+// master gain of 1 with nothing to limit it is what the device gets,
+// limDelay frames later.
+func renderMix(t testing.TB, e *Engine, dev *Offline, frames int) (l, r []float32) {
+	t.Helper()
+	for _, f := range mixLeft[e] { // mixed by the last call, rendered by this one
+		l, r = append(l, f[0]), append(r, f[1])
+	}
+	e.mix.tap = func(mix []frame) {
+		for _, f := range mix {
+			l, r = append(l, f[0]), append(r, f[1])
+		}
+	}
+	defer func() { e.mix.tap = nil }()
+	render(t, dev, frames)
+	if len(l) < frames {
+		t.Fatalf("renderMix: the mixer made %d frames for %d rendered", len(l), frames)
+	}
+	mixLeft[e] = mixLeft[e][:0]
+	for i := frames; i < len(l); i++ {
+		mixLeft[e] = append(mixLeft[e], frame{l[i], r[i]})
+	}
+	return l[:frames], r[:frames]
+}
+
+// mixLeft holds what renderMix's mixer made past the frames rendered.
+var mixLeft = map[*Engine][]frame{}
+
 // clipOf makes a one-clip bank over pcm.
 func clipOf(t testing.TB, e *Engine, name string, f Format, pcm []byte, d ClipDesc) (*Bank, Clip) {
 	t.Helper()

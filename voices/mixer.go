@@ -47,6 +47,9 @@ type mixer struct {
 	lim    dsp.Limiter
 
 	limDelay int // the limiter's latency in frames, fixed: read by Stats
+	// tap, set only by tests, sees each block's mix before the limiter
+	// delays it: frames aligned with the engine clock.
+	tap func([]frame)
 
 	// blockNs is the engine clock at the start of the latest block: Play
 	// stamps its command with it instead of reading the clock itself, and
@@ -70,6 +73,8 @@ type mixer struct {
 	mixTotalNs atomic.Int64
 	playLastNs atomic.Int64
 	playMaxNs  atomic.Int64
+
+	x mixExt // buses, pauses, timed fades, scheduled starts, events: busmix.go
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -106,6 +111,7 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 			b := busOf[rate]
 			if b == nil {
 				b = newRateBus(rate, dev.Rate, block, len(m.voices), kern)
+				b.ri = len(m.buses)
 				busOf[rate] = b
 				m.buses = append(m.buses, b)
 				m.srcScratch = make([]frame, max(len(m.srcScratch), len(b.bus)))
@@ -155,28 +161,13 @@ func (m *mixer) renderBlock() {
 		m.stopSeen = mark
 		for _, s := range m.active {
 			m.startFade(&m.voices[s])
+			m.markStopped(s, EventStopped)
 		}
 	}
 	m.blockOrder = m.order
 	m.drain()
 	clear(m.mix)
-	var mixed int32
-	for _, s := range m.active {
-		v := &m.voices[s]
-		if v.ended {
-			continue // stolen in this block before it was ever heard
-		}
-		mixed++
-		if v.bus != nil {
-			v.bus.members = append(v.bus.members, s) // mixed with its bus, below
-			continue
-		}
-		tl, tr := m.gains(v)
-		v.render(m.mix, m.scratch, tl, tr)
-	}
-	for _, b := range m.buses {
-		b.render(m, m.mix)
-	}
+	mixed := m.mixVoices()
 	if mixed > m.mixPeak.Load() {
 		m.mixPeak.Store(mixed)
 	}
@@ -207,6 +198,9 @@ func (m *mixer) startFade(v *voice) {
 func (m *mixer) encode() {
 	g, dg := m.masterCur, (m.master-m.masterCur)/float32(m.block)
 	m.masterCur = m.master
+	if m.tap != nil {
+		m.tap(m.mix)
+	}
 	m.lim.Run(m.mix, g, dg)
 	if m.dev.Channels == 2 && m.dev.Encoding == EncodingFloat32LE {
 		// The default device format is the bus's own layout on a
@@ -255,6 +249,7 @@ func (m *mixer) drain() {
 		}
 		switch c.kind {
 		case cmdPlay:
+			m.x.claim(&c)
 			if pos < m.stopSeen {
 				// Queued before a StopAll: its memory may be gone.
 				m.refuse(&m.voices[c.slot], c.slot, c.flags&cmdFlagSteal == 0)
@@ -264,10 +259,12 @@ func (m *mixer) drain() {
 		case cmdStop:
 			if v := m.voiceFor(&c); v != nil {
 				m.startFade(v)
+				m.markStopped(c.slot, EventStopped)
 			}
 		case cmdVolume:
 			if v := m.voiceFor(&c); v != nil {
 				v.volume = c.value
+				m.x.v[c.slot].vol.total = 0 // cancels a Fade
 			}
 		case cmdPan:
 			if v := m.voiceFor(&c); v != nil {
@@ -277,6 +274,8 @@ func (m *mixer) drain() {
 			m.master = c.value
 		case cmdFormatGain:
 			m.formatGain[c.slot] = c.value
+		default:
+			m.extCmd(&c)
 		}
 	}
 }
@@ -304,11 +303,14 @@ func (m *mixer) play(c *command) {
 		m.refuse(v, c.slot, !steal)
 		return
 	}
-	if steal && !m.take(v.pool, c.priority) {
+	if steal && c.flags&cmdFlagLater == 0 && !m.take(v.pool, c.priority) {
 		m.refuse(v, c.slot, false)
 		return
 	}
 	cs := c.clip
+	if cs.lim != nil && cs.lim.max > 0 && cs.lim.mode != InstancesRefuse {
+		m.stealInstance(cs)
+	}
 	*v = v.fixed()
 	v.gen, v.clip, v.data, v.end, v.loopStart = c.gen, cs, cs.data, cs.frames, cs.loopStart
 	v.loop, v.volume = c.flags&cmdFlagLoop != 0, c.value
@@ -323,11 +325,13 @@ func (m *mixer) play(c *command) {
 	bank.readers.Add(1)
 	m.slots.states[c.slot].bank.Store(bank)
 	m.active = append(m.active, c.slot)
+	m.startExt(v, c)
 }
 
 // refuse hands a reserved slot back and counts the refusal.
 func (m *mixer) refuse(v *voice, slot uint32, counted bool) {
 	m.refusals.Add(1)
+	m.release(slot, EventRefused)
 	m.slots.retire(v.pool, slot, counted)
 }
 
@@ -358,6 +362,7 @@ func (m *mixer) take(p *formatPool, prio int16) bool {
 		victim.pool.addCount(-1)
 	}
 	victim.counted = false
+	m.markStopped(m.slotOf(victim), EventStolen)
 	if victim.order >= m.blockOrder {
 		// Started in this block's drain and never rendered: nothing to
 		// fade, and nothing to mix.
@@ -405,6 +410,7 @@ func (m *mixer) reap() {
 }
 
 func (m *mixer) endVoice(v *voice, s uint32) {
+	m.release(s, EventEnded)
 	v.clip.bank.readers.Add(-1)
 	counted := v.counted
 	*v = v.fixed()
@@ -422,6 +428,7 @@ func (m *mixer) stopNow() {
 	m.drain()
 	for _, s := range m.active {
 		m.voices[s].ended = true
+		m.markStopped(s, EventStopped)
 	}
 	for _, b := range m.buses {
 		b.reset()

@@ -11,15 +11,29 @@ import (
 // output, such as an Ebitengine game (Ebitengine owns the process's one
 // oto context): it opens nothing and runs no goroutine. The application's
 // sink pulls the mix through Read, an io.Reader of interleaved frames in
-// the engine's format (float32 little-endian stereo at 48 kHz by default,
-// which is what Ebitengine's audio.Context.NewPlayerF32 reads from a
-// context made with audio.NewContext(48000)):
+// the engine's format. NewPull takes the rate the sink reads at; an
+// engine whose EngineDesc.Format is zero renders float32 little-endian
+// stereo at that rate, which is what Ebitengine's
+// audio.Context.NewPlayerF32 reads, and one whose Format names another
+// rate is refused, so a mismatch cannot play silently pitched.
 //
-//	pull := voices.NewPull()
+// With Ebitengine, give NewPull the rate of audio.NewContext (48000
+// unless the game's assets want 44100), and set the player's buffer to
+// tens of milliseconds: Ebitengine's default buffer is half a second,
+// which it fills in one pull, so every Play queued during that half
+// second starts in the same mixer block, and the voices fill at once
+// (at 200 plays a second, two thirds were refused). 50 ms plays them all
+// at their own times:
+//
+//	pull := voices.NewPull(48000)
 //	eng, err := voices.NewEngine(voices.EngineDesc{Device: pull})
 //	...
-//	player, err := audioContext.NewPlayerF32(pull)
+//	player, err := audio.NewContext(48000).NewPlayerF32(pull)
+//	player.SetBufferSize(50 * time.Millisecond)
 //	player.Play()
+//
+// To keep the half-second buffer instead, set EngineDesc.StartLatency
+// to it: each Play is then placed half a second after its call.
 //
 // The goroutine that calls Read is the audio goroutine: the mixer runs
 // inside Read, on the caller's goroutine and buffer. Read belongs to one
@@ -41,6 +55,7 @@ type Pull struct {
 	mu    sync.Mutex
 	src   io.Reader
 	state pullState
+	rate  int // the rate the sink reads at, fixed at NewPull
 
 	reads atomic.Uint64
 }
@@ -53,14 +68,20 @@ const (
 	pullClosed
 )
 
-// NewPull returns a Pull device for one engine.
-func NewPull() *Pull { return &Pull{} }
+// NewPull returns a Pull device for one engine, read at rate Hz.
+func NewPull(rate int) *Pull { return &Pull{rate: rate} }
+
+// Rate returns the rate the Pull is read at.
+func (p *Pull) Rate() int { return p.rate }
 
 // Start records the engine's mixer; from now on Read renders it. The
 // engine calls it.
 func (p *Pull) Start(f Format, src io.Reader) error {
 	if err := f.Validate(); err != nil {
 		return err
+	}
+	if f.Rate != p.rate {
+		return fmt.Errorf("%w: pull device read at %d Hz started at %d Hz", ErrDevice, p.rate, f.Rate)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -78,7 +78,7 @@ func (s *sink) waitFrames(t *testing.T, n int) int {
 // stalled sink is handled by StopAll's fallback, a StopAll on the pulling
 // goroutine itself returns too, and Close ends the stream with io.EOF.
 func TestPullDevice(t *testing.T) {
-	p := NewPull()
+	p := NewPull(48000)
 	buf := make([]byte, 256*8)
 	if n, err := p.Read(buf); n != len(buf) || err != nil || peak(func() []float32 { l, _ := stereo(buf); return l }()) != 0 {
 		t.Fatalf("Read before the engine started: %d, %v; want silence", n, err)
@@ -179,7 +179,7 @@ func TestPullDevice(t *testing.T) {
 // pullEngine32 is an engine on a Pull device playing 32 voices of mixed
 // formats.
 func pullEngine32(t testing.TB) (*Engine, *Pull) {
-	p := NewPull()
+	p := NewPull(48000)
 	e, err := NewEngine(EngineDesc{Device: p, QueueSize: 1 << 16})
 	if err != nil {
 		t.Fatal(err)
@@ -224,4 +224,23 @@ func BenchmarkPullRead(b *testing.B) {
 			_, _ = e.mix.Read(buf)
 		}
 	})
+}
+
+// TestPullRate checks that a Pull's rate becomes the engine's, and that
+// an engine told another rate is refused rather than playing pitched.
+func TestPullRate(t *testing.T) {
+	e, err := NewEngine(EngineDesc{Device: NewPull(44100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := e.Format(); f != (Format{Rate: 44100, Channels: 2, Encoding: EncodingFloat32LE}) {
+		t.Errorf("engine on a 44.1 kHz Pull renders %v", f)
+	}
+	_ = e.Close()
+	if _, err := NewEngine(EngineDesc{Device: NewPull(44100), Format: DefaultDeviceFormat}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("48 kHz engine on a 44.1 kHz Pull: %v, want ErrInvalid", err)
+	}
+	if err := NewPull(44100).Start(DefaultDeviceFormat, nil); !errors.Is(err, ErrDevice) {
+		t.Errorf("Start at another rate: %v, want ErrDevice", err)
+	}
 }

@@ -43,12 +43,20 @@ type rateBus struct {
 	frac    uint64 // with interp, the next output's position past its window start, 0.32
 	silent  int    // source frames summed since the last voice left
 	live    bool   // the history may hold sound: the bus must filter
+
+	// group is the engine bus (EngineDesc.Buses) the rate bus mixes into;
+	// ri is its index among one group's rate buses; ratio is source frames
+	// per device frame, for placing a start inside the block.
+	group uint8
+	ri    int
+	src   int
+	ratio float64
 }
 
 // newRateBus returns the bus for sources of rate src on a device of rate
 // dev rendering blocks of block frames.
 func newRateBus(src, dev, block, voices int, kern *dsp.Kernels) *rateBus {
-	b := &rateBus{kern: kern, planes: dsp.NewPlanes(), members: make([]uint32, 0, voices)}
+	b := &rateBus{kern: kern, planes: dsp.NewPlanes(), members: make([]uint32, 0, voices), src: src, ratio: float64(src) / float64(dev)}
 	if dsp.Exact(src, dev) {
 		b.table = dsp.TableFor(src, dev)
 		b.taps, b.half = b.table.Taps(), b.table.Half()
@@ -105,10 +113,15 @@ func (b *rateBus) render(m *mixer, mix []frame) {
 		v := &m.voices[s]
 		from := b.have
 		if v.joining {
-			from, v.joining = join, false
+			// A start inside the block (PlayDesc.At) lands on the source
+			// frame nearest its device frame.
+			from, v.joining = min(join+int(float64(float64(v.startOff)*b.ratio)+0.5), need), false
+			v.startOff = 0
 		}
 		tl, tr := m.gains(v)
-		v.render(bus[from-lo:], m.srcScratch, tl, tr)
+		g := m.x.v[s].gate.cur
+		v.render(bus[from-lo:], m.srcScratch, tl*g, tr*g)
+		m.x.pos[s].Store(int64(v.pos >> 32))
 	}
 	b.members = b.members[:0]
 	if voices {

@@ -5,7 +5,8 @@ package voices
 // the most recent one. It is a plain value, safe to hand to any goroutine.
 type Refusal struct {
 	// Err is the sentinel the call returned: ErrNoVoice, ErrQueueFull,
-	// ErrStaleHandle or ErrClosed; nil while nothing has been refused.
+	// ErrStaleHandle, ErrClosed or ErrCooldown; nil while nothing has
+	// been refused.
 	Err error
 	// Call names the refused method: "Play", "Stop", "SetVolume",
 	// "SetPan", "SetMasterGain" or "SetFormatGain".
@@ -43,6 +44,9 @@ const (
 	reasonStale
 	reasonClosed
 	reasonBankReleased
+	reasonBusCap
+	reasonCooldown
+	reasonInstances
 )
 
 var reasons = [...]struct {
@@ -56,6 +60,9 @@ var reasons = [...]struct {
 	reasonStale:        {ErrStaleHandle, "the voice has ended, or the zero Handle"},
 	reasonClosed:       {ErrClosed, "the engine is closed"},
 	reasonBankReleased: {ErrClosed, "the clip's bank is released or being released"},
+	reasonBusCap:       {ErrNoVoice, "every voice the bus's MaxVoices allows is busy"},
+	reasonCooldown:     {ErrCooldown, "the clip's Cooldown has not passed since its last Play"},
+	reasonInstances:    {ErrNoVoice, "the clip plays its MaxInstances already"},
 }
 
 // callID names a refusable Engine method.
@@ -68,11 +75,16 @@ const (
 	callSetPan
 	callSetMasterGain
 	callSetFormatGain
+	callBus
+	callFade
+	callPause
+	callResume
 )
 
 var callNames = [...]string{
 	callPlay: "Play", callStop: "Stop", callSetVolume: "SetVolume", callSetPan: "SetPan",
 	callSetMasterGain: "SetMasterGain", callSetFormatGain: "SetFormatGain",
+	callBus: "a bus call", callFade: "Fade", callPause: "Pause", callResume: "Resume",
 }
 
 // refuse records a refusal of call for reason (fi is the format index, or

@@ -76,6 +76,19 @@ type Stats struct {
 
 	Device  DeviceStats
 	Barrier syncs.BarrierStats
+
+	// Clock is the engine's sample clock (Engine.Clock).
+	Clock int64
+	// Buses holds the first NumBuses buses' state, Master first, in the
+	// order EngineDesc.Buses declared them.
+	Buses    [MaxBuses]BusStats
+	NumBuses int
+	// EventsDropped counts events lost to a full event queue.
+	EventsDropped uint64
+	// Cooldowns counts Plays refused by a clip's Cooldown (ErrCooldown);
+	// InstanceRefusals those refused by its MaxInstances. Both are in
+	// Refusals too.
+	Cooldowns, InstanceRefusals uint64
 }
 
 // Stats returns the engine's counters; safe from any goroutine.
@@ -97,6 +110,7 @@ func (e *Engine) Stats() Stats {
 		Device:           e.dev.Stats(),
 		Barrier:          e.barrier.Stats(),
 	}
+	e.extStats(&s)
 	s.Underruns = s.Device.Underruns
 	s.DeviceLatency = s.Device.Latency + e.format.Duration(m.limDelay)
 	// Only the mixer enters the barrier, once per block: its passes are the

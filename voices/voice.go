@@ -55,6 +55,7 @@ type voice struct {
 	order      uint64 // start order, for "steal the oldest"
 	counted    bool   // counted against the caps (false once stolen)
 	joining    bool   // on a bus, not yet summed: it joins at the next block
+	startOff   int    // on a bus, joining: its start's device frame inside the block
 
 	gainL, gainR float32 // gains applied at the end of the last block
 	fading       bool

@@ -47,6 +47,7 @@ type demo struct {
 	shot        []byte // the last frame's pixels, bottom row first
 	shotW       int    // their size
 	shotH       int
+	worldPaused bool // P: the world bus is paused
 }
 
 // newDemo opens the window and builds every owner. On error it releases
@@ -103,8 +104,9 @@ func newDemo(o options, logger *slog.Logger) (*demo, error) {
 
 // key handles the keyboard: Q swaps texture quality, R rebakes the font,
 // L leaks (and, again, fixes), V storms the voices, U floods the upload
-// arenas, Space plays a sound, Escape quits. Every key press also plays a
-// click.
+// arenas, P pauses or resumes the world's sounds (the world bus: the
+// clicks, on the ui bus, play on), Space plays a sound, Escape quits.
+// Every key press also plays a click.
 func (d *demo) key(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw.ModifierKey) {
 	if action != glfw.Press {
 		return
@@ -118,6 +120,13 @@ func (d *demo) key(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw
 		d.win.Win.SetShouldClose(true)
 	case glfw.KeyL, glfw.KeyV, glfw.KeyU:
 		d.storms.press(d, byte('A'+k-glfw.KeyA))
+	case glfw.KeyP:
+		d.worldPaused = !d.worldPaused
+		if d.worldPaused {
+			_ = d.snd.Engine.PauseBus(d.snd.World)
+		} else {
+			_ = d.snd.Engine.ResumeBus(d.snd.World)
+		}
 	}
 	d.play(scene.SoundKey, 0.8, 0)
 }

@@ -112,13 +112,28 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	p.text = strconv.AppendUint(p.text, vs.Steals, 10)
 	p.draw(w, d, x, y, colText)
 	y += lineH
+	// Each bus's peak over the last block, in percent of full scale.
+	p.text = p.text[:0]
+	for _, b := range vs.Buses[1:vs.NumBuses] {
+		for i := 0; i < len(b.Name); i++ {
+			p.text = append(p.text, b.Name[i]&^0x20) // the atlas's capitals
+		}
+		p.text = append(p.text, ' ')
+		p.text = strconv.AppendInt(p.text, int64(b.Level*100+0.5), 10)
+		if b.Paused {
+			p.text = append(p.text, " PAUSED"...)
+		}
+		p.text = append(p.text, "  "...)
+	}
+	p.draw(w, d, x, y, colText)
+	y += lineH
 	p.text = append(p.text[:0], "Q QUALITY "...)
 	if t.High() {
 		p.text = append(p.text, "HIGH"...)
 	} else {
 		p.text = append(p.text, "LOW"...)
 	}
-	p.text = append(p.text, "  R REBAKE  SPACE SOUND  ESC QUIT"...)
+	p.text = append(p.text, "  R REBAKE  P PAUSE WORLD  SPACE SOUND  ESC QUIT"...)
 	p.draw(w, d, x, y, colDim)
 	y += lineH
 	p.text = append(p.text[:0], "L LEAK OR FIX  V VOICE STORM  U UPLOAD FLOOD"...)

@@ -47,8 +47,9 @@ func main() {
 func run(frames int) error {
 	// The engine renders into pull; Ebitengine's player pulls it from its
 	// own audio goroutine, which thereby becomes the mixer's.
-	pull := voices.NewPull()
-	eng, err := voices.NewEngine(voices.EngineDesc{Device: pull})
+	// The Pull is told the context's rate, so the engine renders at it.
+	pull := voices.NewPull(sampleRate)
+	eng, err := voices.NewEngine(voices.EngineDesc{Device: pull, Buses: []voices.BusDesc{{Name: "music"}, {Name: "sfx"}}})
 	if err != nil {
 		return err
 	}
@@ -58,6 +59,9 @@ func run(frames int) error {
 		return err
 	}
 	defer player.Close()
+	// Ebitengine's default buffer is half a second, pulled at once: every
+	// Play queued in it would start in the same block.
+	player.SetBufferSize(50 * time.Millisecond)
 	player.Play()
 
 	pcm := sine(44100, 440, 0.5) // the game's memory: voices plays it in place
@@ -67,7 +71,9 @@ func run(frames int) error {
 	}
 	ebiten.SetWindowSize(320, 240)
 	ebiten.SetWindowTitle("voices through Ebitengine")
-	g := &game{eng: eng, tone: tone, limit: frames}
+	music, _ := eng.Bus("music")
+	sfx, _ := eng.Bus("sfx")
+	g := &game{eng: eng, tone: tone, limit: frames, music: music, sfx: sfx}
 	if err := ebiten.RunGame(g); err != nil {
 		return err
 	}
@@ -81,13 +87,18 @@ type game struct {
 	tone   voices.Clip
 	frames int
 	limit  int
+	// The tone plays on two buses, half its volume on each: a game's
+	// music and effects sliders are SetBusGain on them.
+	music, sfx voices.Bus
 }
 
 func (g *game) Update() error {
 	g.frames++
 	if g.frames == 1 {
-		if _, err := g.eng.Play(g.tone, voices.PlayDesc{Loop: true}); err != nil {
-			return err
+		for _, b := range []voices.Bus{g.music, g.sfx} {
+			if _, err := g.eng.Play(g.tone, voices.PlayDesc{Loop: true, Volume: 0.5, Bus: b}); err != nil {
+				return err
+			}
 		}
 	}
 	if g.frames < g.limit {

@@ -48,6 +48,21 @@ var effectTones = [Effects]tones.Tone{
 var musicTone = tones.Tone{Format: voices.Format{Rate: 44100, Channels: 2, Encoding: voices.EncodingInt16LE},
 	Freq: 110, Length: time.Second, Loop: true, Level: 0.4}
 
+// sceneBuses are the buses a game would have: the world's effects
+// under "world" (what a pause menu pauses), the interface's on "ui",
+// the music on "music", ducked while the interface sounds.
+var sceneBuses = []voices.BusDesc{
+	{Name: "world"}, {Name: "sfx", Parent: "world"}, {Name: "ui"},
+	{Name: "music", Duck: voices.DuckDesc{By: "ui", Depth: 6, Attack: 20 * time.Millisecond, Release: 200 * time.Millisecond}},
+}
+
+// soundBus is the bus each effect plays on.
+var soundBus = [Effects + 1]string{SoundKey: "ui", SoundBounce: "sfx", soundA440: "sfx", soundA880: "sfx", soundC550: "ui", soundA220: "music", Effects: "music"}
+
+// soundCooldown keeps an effect from restarting within this long of its
+// last start (a Play within it returns voices.ErrCooldown).
+var soundCooldown = [Effects + 1]time.Duration{SoundBounce: 20 * time.Millisecond, soundA880: 10 * time.Millisecond}
+
 // Audio is the scene's sound side: one voices.Engine, whose audio
 // goroutine (oto's, or the offline device's) owns every voice, and the
 // memory its banks view: the embedded WAV file's PCM and the synthesised
@@ -63,8 +78,12 @@ type Audio struct {
 	// Music is the looping voice Open started.
 	Music voices.Handle
 
+	// World is the bus of the world's effects (PauseBus pauses them).
+	World voices.Bus
+
 	banks [Effects + 1]*voices.Bank
 	clips [Effects + 1]voices.Clip
+	buses [Effects + 1]voices.Bus
 }
 
 // OpenAudio opens the engine on the device mode asks for. "oto" must open
@@ -73,7 +92,7 @@ type Audio struct {
 // and lets the engine fall back. OpenAudio loads the effects and the music
 // into banks and starts the music. It allocates everything Play needs.
 func OpenAudio(mode string, logger *slog.Logger) (*Audio, error) {
-	desc := voices.EngineDesc{Policy: voices.PolicySteal, Logger: logger}
+	desc := voices.EngineDesc{Policy: voices.PolicySteal, Logger: logger, Buses: sceneBuses}
 	name := "oto"
 	if mode == "offline" {
 		desc.Device = voices.NewOffline(voices.OfflineDesc{RealTime: true})
@@ -128,13 +147,15 @@ func (a *Audio) load() error {
 		if err != nil {
 			return fmt.Errorf("scene: bank %d: %w", i, err)
 		}
-		clip, err := bank.Clip(voices.ClipDesc{Format: f})
+		clip, err := bank.Clip(voices.ClipDesc{Format: f, Cooldown: soundCooldown[i]})
 		if err != nil {
 			return fmt.Errorf("scene: clip %d: %w", i, err)
 		}
 		a.banks[i], a.clips[i] = bank, clip
+		a.buses[i], _ = a.Engine.Bus(soundBus[i])
 	}
-	h, err := a.Engine.Play(a.clips[Effects], voices.PlayDesc{Volume: 0.3, Loop: true, Protected: true, Priority: 100})
+	a.World, _ = a.Engine.Bus("world")
+	h, err := a.Engine.Play(a.clips[Effects], voices.PlayDesc{Volume: 0.3, Loop: true, Protected: true, Priority: 100, Bus: a.buses[Effects]})
 	if err != nil {
 		return fmt.Errorf("scene: music: %w", err)
 	}
@@ -146,13 +167,14 @@ func (a *Audio) load() error {
 func (a *Audio) Effects() int { return Effects }
 
 // Play starts effect sound (0..Effects-1) at volume (0..1; 0 means 1) and
-// pan (-1..1), with the effect's index as its priority. It allocates
-// nothing, refusals included: those are the engine's bare sentinels
-// (voices.ErrNoVoice, voices.ErrQueueFull, voices.ErrClosed), to be told
+// pan (-1..1), with the effect's index as its priority, on the effect's
+// bus (sfx, ui or music). It allocates nothing, refusals included: those
+// are the engine's bare sentinels (voices.ErrNoVoice, voices.ErrCooldown,
+// voices.ErrQueueFull, voices.ErrClosed), to be told
 // apart by comparing the value (a switch), never errors.Is against a
 // sentinel that may not match, which can allocate.
 func (a *Audio) Play(sound int, volume, pan float32) error {
-	_, err := a.Engine.Play(a.clips[sound], voices.PlayDesc{Volume: volume, Pan: pan, Priority: int16(sound)})
+	_, err := a.Engine.Play(a.clips[sound], voices.PlayDesc{Volume: volume, Pan: pan, Priority: int16(sound), Bus: a.buses[sound]})
 	return err
 }
 

@@ -173,7 +173,7 @@ func (lim *Limiter) step(in Frame) Frame {
 		lim.sum = 0 // exactly: clean audio passes bit for bit
 	} else {
 		lim.sum += float64(lim.cut) - float64(old)
-		gain = float32(1 - lim.sum*lim.invW)
+		gain = float32(1 - float64(lim.sum*lim.invW)) // unfused: the same bits on every CPU
 	}
 	out := lim.delay[lim.dpos]
 	lim.delay[lim.dpos] = in
