@@ -99,6 +99,7 @@ func (o *outcome) teardown(r *renderer, snd *scene.Audio, logger *slog.Logger) {
 	// The mixer's refusals so far are plays it dropped under steal; those
 	// StopAll adds are plays it cancelled at exit.
 	before := snd.Engine.Stats().Refusals
+	tearingDown()
 	td, err := scene.Plan(logger, snd, r.scene, r.tex)
 	if err != nil {
 		o.errs = append(o.errs, err)

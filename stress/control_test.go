@@ -171,6 +171,9 @@ func TestSignalWritesPartialReport(t *testing.T) {
 // the report.
 func TestSecondSignalExitsAtOnce(t *testing.T) {
 	dir := t.TempDir()
+	// The teardown takes milliseconds: slowed down, the second signal
+	// falls inside it however loaded the machine is.
+	t.Setenv(slowTeardownEnv, "5s")
 	c := startChild(t, nil, "-headless", "-audio", "offline", "-duration", "2m", "-settle", "60",
 		"-progress-every", "50ms", "-report", dir)
 	c.armed()

@@ -26,7 +26,14 @@ import (
 // program can handle one.
 const signalEnv = "STEADYFRAME_STRESS_SIGNAL"
 
+// slowTeardownEnv, set in a child's environment, makes its teardown
+// sleep that long first: the window a second signal must fall in.
+const slowTeardownEnv = "STEADYFRAME_STRESS_SLOW_TEARDOWN"
+
 func init() {
+	if d, err := time.ParseDuration(os.Getenv(slowTeardownEnv)); err == nil && os.Getenv(childEnv) == "1" {
+		tearingDown = func() { time.Sleep(d) }
+	}
 	spec := os.Getenv(signalEnv)
 	if os.Getenv(childEnv) != "1" || spec == "" {
 		return

@@ -35,6 +35,10 @@ const (
 // else; the tests use it to signal the earliest moment.
 var signalsCaught = func() {}
 
+// tearingDown runs as the teardown starts. It is a hook for the tests,
+// which slow the teardown down to send a second signal inside it.
+var tearingDown = func() {}
+
 // GLFW must be initialised on the main OS thread, and the render
 // goroutine that owns the GL context is the main goroutine: lock it before
 // main runs.
