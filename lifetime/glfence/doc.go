@@ -3,8 +3,9 @@
 // the GPU: frame.NewClock(frame.ClockDesc{NewFence: glfence.New}).
 //
 // It works on any OpenGL 3.2+ (or GL_ARB_sync) context the application
-// made, with any windowing library, and loaded with gl.Init from
-// github.com/go-gl/gl/v4.5-core/gl; it creates no context of its own. New
+// made, with any windowing library and whichever go-gl package the
+// application binds (it calls v3.3-core and loads it itself); it creates
+// no context of its own. New
 // checks that context (package glcaps) and returns an error matching
 // glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded
 // when it is not current, not loaded or too old, so a Clock built on it
