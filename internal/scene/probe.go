@@ -16,11 +16,11 @@ func (a *Audio) PlayProbe(prio int16) (voices.Handle, error) {
 }
 
 // ReadUpload copies len(dst) bytes of the upload Set's buffer at off (an
-// offset upload.Arena.Alloc returned) into dst, as the device sees them:
-// through glGetBufferSubData in a window (bound to GL_COPY_READ_BUFFER, so
-// OpenGL 3.3 and 4.1 read it too), which reads what the GPU reads. It reports false headless, where the CPU memory the caller wrote
-// is all a device would read. It allocates nothing; dst must be
-// preallocated and non-empty.
+// offset upload.Arena.Alloc returned) into dst, as the device sees them.
+// In a window it reads what the GPU reads, with glGetBufferSubData on
+// GL_COPY_READ_BUFFER (OpenGL 3.3 and newer). It reports false headless,
+// where the CPU memory the caller wrote is all a device would read. It
+// allocates nothing; dst must be preallocated and non-empty.
 func (r *Render) ReadUpload(off int, dst []byte) bool {
 	b, ok := r.Set.Backend().(*glbuf.Backend)
 	if !ok || len(dst) == 0 {

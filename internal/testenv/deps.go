@@ -8,9 +8,9 @@ import (
 )
 
 // CrossRunEnv, when set (to where it runs: "wine"), says the test binary
-// was cross-built and runs on another system without the go command, as
-// scripts/ci-platforms.sh runs the windows ones under Wine: Go then skips
-// its test, which ran on the build host too.
+// was cross-built and runs on another system without the go command.
+// scripts/ci-platforms.sh runs the windows ones so under Wine. Go then
+// skips its test, which ran on the build host too.
 const CrossRunEnv = "STEADYFRAME_CROSS_RUN"
 
 // Go runs the go command that runs the tests (go test puts it first on
