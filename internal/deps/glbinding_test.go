@@ -14,7 +14,7 @@ import (
 // (go-gl/gl#87): importing one would stop the library loading on a Mac.
 func TestGLPackagesBindGoGL33(t *testing.T) {
 	const want = "github.com/go-gl/gl/v3.3-core/gl"
-	for _, pkg := range []string{"glcaps", "lifetime/glfence", "upload/glbuf", "descriptors/gltex"} {
+	for _, pkg := range []string{"glcaps", "lifetime/glfence", "upload/glbuf", "descriptors/gltex", "descriptors/glarray"} {
 		found := false
 		for _, d := range testenv.Deps(t, module+"/"+pkg, false) {
 			switch {
