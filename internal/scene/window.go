@@ -151,14 +151,21 @@ func (w *Window) Clear(r, g, b float32) {
 
 // Draw draws runs whose vertices start at offset in the upload buffer. It
 // does not allocate.
-// It first flushes the Set, so that on a context without persistent
-// mapping (OpenGL 4.1, 3.3) the vertices written since the last Draw
-// reach the buffer; a Flush error is kept behind Err.
+// It first flushes the Set (Flush).
 func (w *Window) Draw(offset int, runs []quads.Run) {
+	w.Flush()
+	w.Quads.Draw(w.Buffer, offset, runs, w.w, w.h)
+}
+
+// Flush flushes the upload Set, so that on a context without persistent
+// mapping (OpenGL 4.1, 3.3) what was written since the last Flush
+// reaches the buffer. Call it before a draw that reads the buffer and
+// does not go through Draw. A Flush error is kept behind Err. It does
+// not allocate.
+func (w *Window) Flush() {
 	if err := w.set.Flush(); err != nil && w.err == nil {
 		w.err = err
 	}
-	w.Quads.Draw(w.Buffer, offset, runs, w.w, w.h)
 }
 
 // Err returns the first error a Draw met flushing the upload Set, or nil.
