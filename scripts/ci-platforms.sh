@@ -3,8 +3,9 @@
 # OpenGL 4.5 context.
 #
 #   contexts  the GL test suites (the hazard check and its unfenced
-#             controls included), examples/renderer with -verify and
-#             -guard, the steady-frame gate and the demo's test, on Mesa
+#             controls included; glarray and spritegl too), examples/renderer
+#             with -verify and -guard, the steady-frame gate on both sprite
+#             paths (-sprite-path bind and array) and the demo's test, on Mesa
 #             llvmpipe made macOS-like (OpenGL 4.1 core, GLSL 4.10, no
 #             post-4.1 extension) and at OpenGL 3.3 core. Each run checks
 #             that the context really was that version and that the
@@ -52,7 +53,7 @@ log=$(mktemp -d /tmp/steadyframe-platforms.XXXXXX)
 trap 'rm -rf "$log"' EXIT
 
 gl_packages=(./glcaps/... ./lifetime/glfence/ ./upload/... ./descriptors/... ./internal/glctx/
-	./internal/quads/... ./internal/scene/ ./cmd/demo/ ./stress/)
+	./internal/quads/... ./internal/scene/ ./internal/spritegl/ ./cmd/demo/ ./stress/)
 
 # on_context VERSION GLSL NAME: one context's runs.
 on_context() {
@@ -61,11 +62,14 @@ on_context() {
 	echo "== OpenGL $version core ($name): MESA_GL_VERSION_OVERRIDE=$version, post-4.1 extensions hidden"
 	check "$name: GL test suites" sh -c "go test -count=1 -v ${gl_packages[*]} >'$log/$name-tests.log' 2>&1"
 	grep -E '^(ok|FAIL)' "$log/$name-tests.log" | sed 's/^/        /'
-	grep -E -A12 -- '--- FAIL' "$log/$name-tests.log" | head -60 || true
+	# A failure's report, or a crashed test binary's (no "--- FAIL" line).
+	grep -E -A12 -- '--- FAIL|^panic:|^SIGSEGV|^fatal error:|^signal: ' "$log/$name-tests.log" | head -60 || true
 	# The hazard rig's own figures: 0 wrong frames fenced, the controls wrong.
-	grep -E 'hazard_test.go.*(fenced|unfenced|overwrite) +frames' "$log/$name-tests.log" | sed 's/^ */        /'
+	grep -E 'hazard_test.go.*(fenced|unfenced|overwrite) +frames' "$log/$name-tests.log" | sed 's/^ */        /' || true
 	check "$name: glbuf.New picked map-range on OpenGL $version" \
 		grep -q "$version (Core Profile) Mesa.*: New picked map-range" "$log/$name-tests.log"
+	check "$name: glarray.New picked arrays bound to edit on OpenGL $version" \
+		grep -q "$version (Core Profile) Mesa.*: New picked arrays bound to edit" "$log/$name-tests.log"
 
 	check "$name: examples/renderer -verify -guard" sh -c "'$log/renderer' -frames 480 -verify -guard -hidden >'$log/$name-renderer.log' 2>&1"
 	grep -E '^(renderer|verify|guard):' "$log/$name-renderer.log" | sed 's/^/        /'
@@ -76,6 +80,14 @@ on_context() {
 	grep -E '^  (run|guard|verdict) ' "$log/$name-stress.log" | sed 's/^/      /'
 	check "$name: the gate ran on OpenGL $version, upload map-range" \
 		grep -q "($version (Core Profile) Mesa[^)]*), upload map-range, textures bound to edit" "$log/$name-stress.log"
+
+	# The texture-array sprite path (scripts/ci-arrays.sh's gate): one draw
+	# a frame from glarray's arrays, made and filled bound to edit.
+	check "$name: steady-frame gate, -sprite-path array" sh -c "'$log/stress' -workers 4 -frames 900 -audio offline -sprite-path array >'$log/$name-arrays.log' 2>&1"
+	grep -E '^  (run|guard|sprites|verdict) ' "$log/$name-arrays.log" | sed 's/^/      /'
+	check "$name: the array gate ran on OpenGL $version, one sprite draw a frame" sh -c \
+		"grep -q '($version (Core Profile) Mesa[^)]*), upload map-range, textures bound to edit' '$log/$name-arrays.log' &&
+		grep -q '^  sprites    path array: .* 1.00 draws a frame' '$log/$name-arrays.log'"
 	unset MESA_GL_VERSION_OVERRIDE MESA_GLSL_VERSION_OVERRIDE MESA_EXTENSION_OVERRIDE
 }
 
