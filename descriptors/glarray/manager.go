@@ -225,11 +225,13 @@ func (m *Manager) Heap(i int) *descriptors.Heap { return m.classes[i].heap }
 // the same from New until Close.
 func (m *Manager) Texture(i int) uint32 { return m.classes[i].tex }
 
-// Bind binds class i's array to texture unit unit (glBindTextureUnit,
-// or glActiveTexture and glBindTexture without DSA, which leave unit
-// active): once per array per frame, however many of its
-// layers the draw samples. A class the Manager does not have returns
-// ErrInvalidTexture and binds nothing. It does not allocate otherwise.
+// Bind binds class i's array to texture unit unit: once per array per
+// frame, however many of its layers the draw samples. It calls
+// glBindTextureUnit, or without DSA glActiveTexture and glBindTexture,
+// which leave unit active. On that path Create binds 0 on the active
+// unit, so call Bind after the frame's Creates. A class the Manager does
+// not have returns ErrInvalidTexture and binds nothing. It does not
+// allocate otherwise.
 func (m *Manager) Bind(unit uint32, i int) error {
 	if i < 0 || i >= len(m.classes) {
 		return fmt.Errorf("%w: Bind of class %d on a Manager with %d", ErrInvalidTexture, i, len(m.classes))
