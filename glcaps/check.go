@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 )
 
 // Sentinel errors returned by Check. Check them with errors.Is; the
@@ -17,9 +17,10 @@ var (
 	// platform's GL library has no glGetString at all.
 	ErrNoContext = errors.New("glcaps: no current OpenGL context")
 	// ErrNotLoaded is returned when a context is current but go-gl's
-	// v4.5-core function table cannot be loaded for it: gl.Init, which
-	// Check runs, found a core function missing (the message names it).
-	ErrNotLoaded = errors.New("glcaps: go-gl's v4.5-core functions not loaded")
+	// v3.3-core function table, the one the backends call, cannot be
+	// loaded for it: gl.Init, which Check runs, found an OpenGL 3.3 core
+	// function missing (the message names it).
+	ErrNotLoaded = errors.New("glcaps: go-gl's v3.3-core functions not loaded")
 	// ErrMissingFeature is returned when the context lacks a Feature: its
 	// version is below the one that made the feature core and it does not
 	// list the feature's extension. The message names every missing one.
@@ -111,7 +112,7 @@ func Check(need ...Feature) error {
 	// context, as the application's own gl.Init does, rather than make
 	// every user remember to.
 	if err := gl.Init(); err != nil {
-		return fmt.Errorf("%w: gl.Init from github.com/go-gl/gl/v4.5-core/gl on %q: %v", ErrNotLoaded, version, err)
+		return fmt.Errorf("%w: gl.Init from github.com/go-gl/gl/v3.3-core/gl on %q: %v", ErrNotLoaded, version, err)
 	}
 	major, minor, ok := parseVersion(version)
 	if !ok {
@@ -120,14 +121,8 @@ func Check(need ...Feature) error {
 	var exts map[string]bool // read only when the version falls short
 	var missing []string
 	for _, f := range need {
-		fmaj, fmin := f.Core()
-		if major > fmaj || major == fmaj && minor >= fmin {
-			continue
-		}
-		if exts == nil {
-			exts = extensions(getString, major)
-		}
-		if !exts[f.String()] {
+		if !provides(f, major, minor, &exts, getString) {
+			fmaj, fmin := f.Core()
 			missing = append(missing, fmt.Sprintf("%v (core in %d.%d)", f, fmaj, fmin))
 		}
 	}

@@ -6,13 +6,18 @@
 // The backends work on a context the application made with whatever
 // windowing library it likes (GLFW, SDL, its own EGL code): they create
 // no context and need no helper of ours to set one up. What they need is
-// a context current on the calling thread and OpenGL 4.5 or the ARB
-// extensions that carry the same functions into older versions. Their
-// constructors call Check, which loads go-gl's function table for that
-// context (gl.Init from github.com/go-gl/gl/v4.5-core/gl, the package they
-// are written against) and returns an error, wrapped with the backend's
-// own prefix, instead of letting the first GL call jump through a nil
-// function pointer:
+// a context current on the calling thread, OpenGL 3.3 core or newer.
+// Their constructors call Check, which loads go-gl's function table for
+// that context (gl.Init from github.com/go-gl/gl/v3.3-core/gl, the package
+// they are written against, whose Init needs only 3.3 and loads newer
+// entry points where the context has them) and returns an error, wrapped
+// with the backend's own prefix, instead of letting the first GL call
+// jump through a nil function pointer. Has then says which newer
+// features the context offers, and each backend picks its path from it
+// (OpenGL 4.5 or its ARB extensions for the DSA and persistent-mapping
+// paths; 3.3 to 4.4, macOS's 4.1 among them, for the others). The
+// application binds whichever go-gl package it likes (v4.1-core on
+// macOS) and runs its own gl.Init:
 //
 //	win.MakeContextCurrent() // or SDL_GL_MakeCurrent, eglMakeCurrent, ...
 //	buf, err := glbuf.New()  // glcaps.ErrNoContext before MakeContextCurrent

@@ -3,7 +3,7 @@ package glcaps
 import (
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 )
 
 // HasDebugLabels reports whether the current context can label GL

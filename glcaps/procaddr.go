@@ -1,6 +1,6 @@
 package glcaps
 
-// The loader is go-gl's (v4.5-core/gl/procaddr.go), with its build tags,
+// The loader is go-gl's (v3.3-core/gl/procaddr.go, the same in every version), with its build tags,
 // so that an address resolved here comes from the same place as go-gl's
 // own table: EGL when built with the egl tag, otherwise WGL on Windows,
 // dlsym on macOS and GLX elsewhere. GLX uses glXGetProcAddressARB, the

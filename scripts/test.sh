@@ -116,6 +116,13 @@ else
 	stage fail baseline
 fi
 
+# The GL suites, examples/renderer -verify and the gate again on a
+# macOS-like OpenGL 4.1 context and on 3.3 (Mesa overrides), the darwin
+# cross-build of the cgo-free packages and the windows/amd64 one of
+# everything: scripts/ci-platforms.sh.
+echo "== platforms: OpenGL 4.1 (macOS-like) and 3.3, darwin and windows builds"
+if ./scripts/ci-platforms.sh; then stage ok platforms; else stage fail platforms; fi
+
 echo "== steady-frame gate: stress under Xvfb with real GL and oto writing to a file"
 go build -o "$logdir/stress" ./stress
 if "$logdir/stress" -workers 4 -frames 900 -audio oto -report "$logdir/report" >"$logdir/stress.log" 2>&1; then

@@ -327,6 +327,7 @@ func (r *renderer) draw() {
 		r.spr.timer.Begin()
 		if r.spr.arr != nil {
 			iw, ih := r.win.Size()
+			r.win.Flush() // the instances reach the buffer on 4.1 and 3.3
 			r.spr.arr.Draw(r.win.Buffer, spriteOff, spriteN, iw, ih)
 			r.spr.draws++
 		} else {

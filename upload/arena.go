@@ -20,6 +20,7 @@ type Arena struct {
 	refusedOpen uint64 // refused when the open frame began
 	refusal     refusal
 	written     []int // debug mode only: bytes each region's last ended frame wrote, what begin scribbles
+	flushed     int   // absolute offset Flush has reached in the open frame
 
 	// The fields Alloc reads and writes. Alloc is kept under the
 	// compiler's inlining budget (TestAllocInlines): every check is one
@@ -91,6 +92,7 @@ func (a *Arena) begin(setStart, region int) {
 		scribble(a.mem[a.start : a.start+a.written[region]])
 	}
 	a.next, a.limit = a.start, a.start+a.capacity
+	a.flushed = a.start
 	a.refusedOpen = a.refused
 }
 

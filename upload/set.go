@@ -50,6 +50,7 @@ type SetDesc struct {
 // for concurrent use.
 type Set struct {
 	backend Backend
+	flusher Flusher // backend, when its mapping needs flushing; else nil
 	clock   *frame.Clock
 	follow  follower
 	mem     []byte
@@ -95,6 +96,7 @@ func NewSet(d SetDesc) (*Set, error) {
 		return nil, fmt.Errorf("%w: backend alignment %d (want a power of two up to %d)", ErrInvalidAlign, align, MaxAlign)
 	}
 	s := &Set{backend: d.Backend, clock: d.Clock}
+	s.flusher, _ = d.Backend.(Flusher)
 	s.follow.s = s
 	s.arenas = make([]Arena, len(d.Arenas))
 	for i, ad := range d.Arenas {

@@ -91,7 +91,9 @@ func (d *demo) drawSprites() error {
 		return err
 	}
 	w, h := d.win.Size()
-	d.spr.arr.Draw(d.win.Buffer, off, d.sim.WriteInstances(view, d.spr.layer), w, h)
+	n := d.sim.WriteInstances(view, d.spr.layer)
+	d.win.Flush() // the instances reach the buffer on 4.1 and 3.3
+	d.spr.arr.Draw(d.win.Buffer, off, n, w, h)
 	d.spr.draws++
 	return nil
 }

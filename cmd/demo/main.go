@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/steadyframe/steadyframe/internal/scene"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/glcaps"
 )
@@ -64,18 +64,25 @@ func (m *Manager) upload(cl *class, layer int32, pixels []byte) {
 	// Between frames the arena has no region to give (upload.ErrNoFrame),
 	// and asking would count a refusal in its Stats.
 	if m.staging != nil && m.clock.Current() != 0 {
-		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil {
-			copy(view, pixels)
+		// Flush carries the copy into the GL buffer where the arena's
+		// backend is not persistently mapped (glbuf.ModeMapRange); if it
+		// cannot, GL would read stale bytes, so the upload goes direct.
+		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil && m.flushed(view, pixels) {
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, m.stagingBuf)
-			m.layerFn.call(cl.tex, layer, int32(cl.Width), int32(cl.Height), cl.format, gl.UNSIGNED_BYTE, off)
+			m.ops.layerFromBuffer(cl.tex, layer, int32(cl.Width), int32(cl.Height), cl.format, off)
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, 0)
 			m.staged++
 			return
 		}
 	}
-	gl.TextureSubImage3D(cl.tex, 0, 0, 0, layer, int32(cl.Width), int32(cl.Height), 1,
-		cl.format, gl.UNSIGNED_BYTE, unsafe.Pointer(&pixels[0]))
+	m.ops.layer(cl.tex, layer, int32(cl.Width), int32(cl.Height), cl.format, unsafe.Pointer(&pixels[0]))
 	m.direct++
+}
+
+// flushed copies pixels into the staging view and flushes the arena.
+func (m *Manager) flushed(view, pixels []byte) bool {
+	copy(view, pixels)
+	return m.staging.Flush() == nil
 }
 
 // heapOf returns the class heap of h, or an error for a class index no

@@ -8,7 +8,7 @@
 //
 // The user declares at New one Class per texture size and format
 // (64×64 RGBA8 sprites, 512×512 R8 font pages, ...). Each class is one
-// GL_TEXTURE_2D_ARRAY with immutable storage of Class.Layers layers. It
+// GL_TEXTURE_2D_ARRAY of Class.Layers layers, allocated once at New. It
 // is also one descriptors.Heap of Class.Layers slots, following the
 // renderer's frame clock. Layer L of class C is slot L of class C's heap.
 // So the index a shader samples is the slot, with no table in between. A
@@ -25,8 +25,8 @@
 // # Capacity
 //
 // A class holds at most Class.Layers textures, fixed at New. Array
-// storage is immutable, so there is no Grow. Layers must lie in
-// 1..GL_MAX_ARRAY_TEXTURE_LAYERS (at least 256 in OpenGL 4.5, 2048 on
+// storage is never reallocated, so there is no Grow. Layers must lie in
+// 1..GL_MAX_ARRAY_TEXTURE_LAYERS (at least 256 in OpenGL 3.3, 2048 on
 // llvmpipe). The size must lie in 1..GL_MAX_TEXTURE_SIZE. New refuses a
 // class outside them with descriptors.ErrInvalidConfig naming the limit.
 // A class that needs more layers is declared twice. The Manager's
@@ -36,7 +36,8 @@
 // refusal after a successful Create logs the heap's exhaustion record at
 // Warn, naming the class's three oldest live textures.
 //
-// Create uploads into the slot's layer with glTextureSubImage3D. The
+// Create uploads into the slot's layer with glTextureSubImage3D (or
+// glTexSubImage3D on the array bound, without DSA). The
 // pixels come through the staging arena (Desc.Staging) as a pixel unpack
 // buffer, or from client memory when no arena has room. Free invalidates
 // the handle at once. The layer is not written again until the frame
@@ -54,10 +55,14 @@
 // glObjectLabel ("glarray textures/64x64 rgba8"). A layer is not a GL
 // object and cannot carry one.
 //
-// A Manager needs OpenGL 4.5, or GL_ARB_texture_storage and
-// GL_ARB_direct_state_access. Its GL functions are loaded with gl.Init
-// from github.com/go-gl/gl/v4.5-core/gl. New checks the context (package
-// glcaps) and resolves glTextureSubImage3D itself.
+// A Manager needs OpenGL 3.3 core. It picks its path from the context at
+// run time, as gltex does. With OpenGL 4.5, or GL_ARB_texture_storage and
+// GL_ARB_direct_state_access, it makes immutable storage
+// (glTextureStorage3D) and edits by DSA. Elsewhere, macOS's 4.1 among
+// them, it makes each array with glTexImage3D and binds it to edit it.
+// It calls go-gl's v3.3-core package, which New loads itself (package
+// glcaps), whatever package the application binds. New resolves the
+// unpack-buffer upload entry point itself.
 //
 // # Ownership
 //

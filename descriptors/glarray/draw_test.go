@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors/glarray"
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/gltest"
@@ -14,9 +14,11 @@ import (
 // The vertex shader places instance i in cell i of an 8-column grid of
 // 16×16-pixel cells and passes its layer on; the fragment shader samples
 // the sprites array at that layer. texelFetch reads the texel under each
-// pixel, so the framebuffer must equal the textures exactly.
+// pixel, so the framebuffer must equal the textures exactly. GLSL 3.30,
+// the sampler's unit set by glUniform1i, so the test runs on every
+// context the Manager supports (layout(binding) needs 4.20).
 const (
-	drawVertex = `#version 450 core
+	drawVertex = `#version 330 core
 layout(location = 0) in uint layer; // per instance: Handle.Layer()
 uniform vec2 target;
 out vec2 uv;
@@ -28,8 +30,8 @@ void main() {
 	vLayer = layer;
 	gl_Position = vec4(px / target * 2.0 - 1.0, 0.0, 1.0);
 }`
-	drawFragment = `#version 450 core
-layout(binding = 0) uniform sampler2DArray sprites; // Manager.Bind(0, class)
+	drawFragment = `#version 330 core
+uniform sampler2DArray sprites; // unit 0: Manager.Bind(0, class)
 in vec2 uv;
 flat in uint vLayer;
 out vec4 color;
@@ -110,18 +112,24 @@ func TestOneDrawSamplesEveryLiveTextureBySlot(t *testing.T) {
 		}
 		defer gl.DeleteProgram(prog)
 		var fbo, color, vao, buf uint32
-		gl.CreateFramebuffers(1, &fbo)
-		gl.CreateRenderbuffers(1, &color)
-		gl.NamedRenderbufferStorage(color, gl.RGBA8, w, h)
-		gl.NamedFramebufferRenderbuffer(fbo, gl.COLOR_ATTACHMENT0, gl.RENDERBUFFER, color)
-		gl.CreateBuffers(1, &buf)
-		gl.NamedBufferData(buf, 4*n, unsafe.Pointer(&layers[0]), gl.STATIC_DRAW)
-		gl.CreateVertexArrays(1, &vao)
-		gl.VertexArrayVertexBuffer(vao, 0, buf, 0, 4)
-		gl.VertexArrayAttribIFormat(vao, 0, 1, gl.UNSIGNED_INT, 0)
-		gl.VertexArrayAttribBinding(vao, 0, 0)
-		gl.VertexArrayBindingDivisor(vao, 0, 1)
-		gl.EnableVertexArrayAttrib(vao, 0)
+		gl.GenFramebuffers(1, &fbo)
+		gl.GenRenderbuffers(1, &color)
+		gl.BindRenderbuffer(gl.RENDERBUFFER, color)
+		gl.RenderbufferStorage(gl.RENDERBUFFER, gl.RGBA8, w, h)
+		gl.BindRenderbuffer(gl.RENDERBUFFER, 0)
+		gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
+		gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.RENDERBUFFER, color)
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		gl.GenVertexArrays(1, &vao)
+		gl.BindVertexArray(vao)
+		gl.GenBuffers(1, &buf)
+		gl.BindBuffer(gl.ARRAY_BUFFER, buf)
+		gl.BufferData(gl.ARRAY_BUFFER, 4*n, unsafe.Pointer(&layers[0]), gl.STATIC_DRAW)
+		gl.VertexAttribIPointerWithOffset(0, 1, gl.UNSIGNED_INT, 4, 0)
+		gl.VertexAttribDivisor(0, 1)
+		gl.EnableVertexAttribArray(0)
+		gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+		gl.BindVertexArray(0)
 		defer func() {
 			gl.DeleteVertexArrays(1, &vao)
 			gl.DeleteBuffers(1, &buf)
@@ -135,6 +143,7 @@ func TestOneDrawSamplesEveryLiveTextureBySlot(t *testing.T) {
 		gl.Clear(gl.COLOR_BUFFER_BIT)
 		gl.UseProgram(prog)
 		gl.Uniform2f(gl.GetUniformLocation(prog, gl.Str("target\x00")), w, h)
+		gl.Uniform1i(gl.GetUniformLocation(prog, gl.Str("sprites\x00")), 0)
 		gl.BindVertexArray(vao)
 		if err := r.tex.Bind(0, 0); err != nil {
 			return err

@@ -1,7 +1,7 @@
 package glarray_test
 
 import (
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/steadyframe/steadyframe/descriptors"
@@ -24,8 +24,8 @@ func Example() {
 		return // no display
 	}
 	defer glfw.Terminate()
-	glfw.WindowHint(glfw.ContextVersionMajor, 4)
-	glfw.WindowHint(glfw.ContextVersionMinor, 5)
+	glfw.WindowHint(glfw.ContextVersionMajor, 3)
+	glfw.WindowHint(glfw.ContextVersionMinor, 3) // the newest core context the driver has
 	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
 	glfw.WindowHint(glfw.Visible, glfw.False)
 	win, err := glfw.CreateWindow(64, 64, "arrays", nil, nil)
@@ -52,7 +52,7 @@ func Example() {
 	pixels := make([]byte, 64*64*4)
 	hero, _ := arrays.Create(0, pixels, "hero") // the name is kept, not copied
 	_ = hero.Layer()                            // the index the shader samples: stream it per sprite
-	_ = arrays.Bind(0, hero.Class())            // layout(binding = 0) uniform sampler2DArray sprites
+	_ = arrays.Bind(0, hero.Class())            // unit 0: glUniform1i(sprites, 0) once per program
 	// ... one instanced draw for every sprite of the class ...
 	_ = arrays.Free(hero) // the layer is reused once this frame has completed
 	_ = clock.EndFrame()

@@ -9,11 +9,12 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/glarray"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
@@ -126,12 +127,47 @@ func readLayer(m *glarray.Manager, i, layer int) []byte {
 	if c.Format == gltex.FormatR8 {
 		format, bpp = gl.RED, 1
 	}
-	got := make([]byte, c.Width*c.Height*bpp)
+	size := c.Width * c.Height * bpp
+	got := make([]byte, size)
 	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
-	gl.GetTextureSubImage(m.Texture(i), 0, 0, 0, int32(layer), int32(c.Width), int32(c.Height), 1,
-		format, gl.UNSIGNED_BYTE, int32(len(got)), unsafe.Pointer(&got[0]))
-	gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
+	defer gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
+	if hasGetTextureSubImage() {
+		gl.GetTextureSubImage(m.Texture(i), 0, 0, 0, int32(layer), int32(c.Width), int32(c.Height), 1,
+			format, gl.UNSIGNED_BYTE, int32(len(got)), unsafe.Pointer(&got[0]))
+		return got
+	}
+	// OpenGL 4.1 and 3.3: the whole array, bound, and the layer cut out.
+	all := make([]byte, size*c.Layers)
+	gl.BindTexture(gl.TEXTURE_2D_ARRAY, m.Texture(i))
+	gl.GetTexImage(gl.TEXTURE_2D_ARRAY, 0, format, gl.UNSIGNED_BYTE, unsafe.Pointer(&all[0]))
+	gl.BindTexture(gl.TEXTURE_2D_ARRAY, 0)
+	copy(got, all[layer*size:])
 	return got
+}
+
+// getTextureSubImage caches hasGetTextureSubImage's answer: a test
+// process runs on one kind of context.
+var getTextureSubImage struct {
+	sync.Once
+	ok bool
+}
+
+// hasGetTextureSubImage reports whether the context has
+// glGetTextureSubImage: OpenGL 4.5, or GL_ARB_get_texture_sub_image.
+func hasGetTextureSubImage() bool {
+	getTextureSubImage.Do(func() {
+		var major, minor, n int32
+		gl.GetIntegerv(gl.MAJOR_VERSION, &major)
+		gl.GetIntegerv(gl.MINOR_VERSION, &minor)
+		getTextureSubImage.ok = major > 4 || major == 4 && minor >= 5
+		gl.GetIntegerv(gl.NUM_EXTENSIONS, &n)
+		for k := range uint32(n) {
+			if gl.GoStr(gl.GetStringi(gl.EXTENSIONS, k)) == "GL_ARB_get_texture_sub_image" {
+				getTextureSubImage.ok = true
+			}
+		}
+	})
+	return getTextureSubImage.ok
 }
 
 // The staged and the direct upload each fill exactly the slot's layer of

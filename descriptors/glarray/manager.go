@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/glcaps"
@@ -37,7 +37,7 @@ type Class struct {
 	Format gltex.Format
 	// Layers is the class's capacity: the slots of its heap and the
 	// layers of its array, 1..GL_MAX_ARRAY_TEXTURE_LAYERS (at least 256
-	// in GL 4.5; llvmpipe offers 2048). It is fixed at New.
+	// from GL 3.3 on; llvmpipe offers 2048). It is fixed at New.
 	Layers int
 }
 
@@ -75,8 +75,8 @@ type Manager struct {
 	live       []descriptors.Live // scratch for AppendLive, as large as the largest class
 	staging    *upload.Arena
 	stagingBuf uint32
-	layerFn    layerFromBuffer
-	labelled   bool // the context has KHR_debug: the arrays carry labels
+	ops        arrayOps // DSA or bind-to-edit, resolved by New on the Manager's context
+	labelled   bool     // the context has KHR_debug: the arrays carry labels
 	closed     bool
 
 	created, freed, staged, direct uint64
@@ -104,14 +104,12 @@ func glFormat(f gltex.Format) (internal, format uint32, bytes int, name string, 
 	return 0, 0, 0, "", false
 }
 
-// required is what New needs of the context: OpenGL 4.5, or a context
-// that lists these extensions (array textures are core since 3.0).
-var required = [...]glcaps.Feature{glcaps.FeatureTextureStorage, glcaps.FeatureDirectStateAccess}
-
 // New makes a Manager on the GL context current on the calling thread,
-// which the application made and loaded with go-gl's gl.Init: one heap
-// following Desc.Heap.Clock and one array texture per class. It checks
-// the context first (glcaps.Check) and each class against
+// which the application made: OpenGL 3.3 core or newer (array textures
+// and instanced draws are core since 3.3). It makes one heap following
+// Desc.Heap.Clock and one array texture per class. It checks the context
+// first (glcaps.Check), picks the DSA or the bind-to-edit path
+// (DirectStateAccess), and checks each class against
 // GL_MAX_TEXTURE_SIZE and GL_MAX_ARRAY_TEXTURE_LAYERS, and returns an
 // error naming what is wrong and makes nothing when anything falls short.
 // New allocates; call it at load time.
@@ -127,10 +125,10 @@ func New(d Desc) (*Manager, error) {
 	case d.Staging != nil && d.StagingBuffer == 0:
 		return nil, fmt.Errorf("%w: Staging arena without its GL buffer", descriptors.ErrInvalidConfig)
 	}
-	if err := glcaps.Check(required[:]...); err != nil {
+	if err := glcaps.Check(); err != nil {
 		return nil, fmt.Errorf("glarray: %w", err)
 	}
-	layerFn, err := loadLayerFromBuffer()
+	ops, err := loadOps()
 	if err != nil {
 		return nil, fmt.Errorf("glarray: %w", err)
 	}
@@ -141,7 +139,7 @@ func New(d Desc) (*Manager, error) {
 		d.Heap.Name = "textures"
 	}
 	m := &Manager{clock: d.Heap.Clock, classes: make([]class, len(d.Classes)),
-		staging: d.Staging, stagingBuf: d.StagingBuffer, layerFn: layerFn, labelled: glcaps.HasDebugLabels()}
+		staging: d.Staging, stagingBuf: d.StagingBuffer, ops: ops, labelled: glcaps.HasDebugLabels()}
 	for i, c := range d.Classes {
 		cl := &m.classes[i]
 		var fname string
@@ -187,12 +185,7 @@ func (m *Manager) makeClass(cl *class, hd descriptors.HeapDesc) error {
 		m.live = make([]descriptors.Live, 0, cl.Layers)
 	}
 	glcaps.ClearErrors()
-	gl.CreateTextures(gl.TEXTURE_2D_ARRAY, 1, &cl.tex)
-	gl.TextureStorage3D(cl.tex, 1, cl.internal, int32(cl.Width), int32(cl.Height), int32(cl.Layers))
-	gl.TextureParameteri(cl.tex, gl.TEXTURE_MIN_FILTER, gl.LINEAR)
-	gl.TextureParameteri(cl.tex, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
-	gl.TextureParameteri(cl.tex, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
-	gl.TextureParameteri(cl.tex, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
+	m.ops.create(&cl.tex, int32(cl.Width), int32(cl.Height), int32(cl.Layers), cl.internal, cl.format)
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		return fmt.Errorf("%w: 0x%x making array %q (%d×%d, %d layers)", ErrGL, e, hd.Name, cl.Width, cl.Height, cl.Layers)
 	}
@@ -232,14 +225,17 @@ func (m *Manager) Heap(i int) *descriptors.Heap { return m.classes[i].heap }
 // the same from New until Close.
 func (m *Manager) Texture(i int) uint32 { return m.classes[i].tex }
 
-// Bind binds class i's array to texture unit unit
-// (glBindTextureUnit): once per array per frame, however many of its
-// layers the draw samples. A class the Manager does not have returns
-// ErrInvalidTexture and binds nothing. It does not allocate otherwise.
+// Bind binds class i's array to texture unit unit: once per array per
+// frame, however many of its layers the draw samples. It calls
+// glBindTextureUnit, or without DSA glActiveTexture and glBindTexture,
+// which leave unit active. On that path Create binds 0 on the active
+// unit, so call Bind after the frame's Creates. A class the Manager does
+// not have returns ErrInvalidTexture and binds nothing. It does not
+// allocate otherwise.
 func (m *Manager) Bind(unit uint32, i int) error {
 	if i < 0 || i >= len(m.classes) {
 		return fmt.Errorf("%w: Bind of class %d on a Manager with %d", ErrInvalidTexture, i, len(m.classes))
 	}
-	gl.BindTextureUnit(unit, m.classes[i].tex)
+	m.ops.bind(unit, m.classes[i].tex)
 	return nil
 }

@@ -27,23 +27,26 @@ import (
 	"github.com/steadyframe/steadyframe/glcaps"
 )
 
-// layerFromBuffer is glTextureSubImage3D filling one layer of an array
-// texture from the buffer bound to GL_PIXEL_UNPACK_BUFFER at a byte
-// offset. It exists for the reason gltex's glTextureSubImage2D trampoline
+// layerFromBuffer is glTextureSubImage3D, or glTexSubImage3D on a
+// context without DSA, filling one layer of an array texture from the
+// buffer bound to GL_PIXEL_UNPACK_BUFFER at a byte offset. The two share
+// their signature: the first argument is a texture name for the one, a
+// target (GL_TEXTURE_2D_ARRAY, with the array bound) for the other. It exists for the reason gltex's glTextureSubImage2D trampoline
 // does: go-gl takes an unsafe.Pointer there, and a small offset turned
 // into one is what checkptr (on under -race) rejects, so the offset stays
 // an integer all the way to C, through an entry point resolved on the
 // Manager's own context.
 type layerFromBuffer uintptr
 
-func loadLayerFromBuffer() (layerFromBuffer, error) {
-	fn := glcaps.ProcAddress("glTextureSubImage3D")
+func loadLayerFromBuffer(name string) (layerFromBuffer, error) {
+	fn := glcaps.ProcAddress(name)
 	if fn == nil {
-		return 0, fmt.Errorf("%w: the platform's GL loader does not resolve glTextureSubImage3D", glcaps.ErrMissingFeature)
+		return 0, fmt.Errorf("%w: the platform's GL loader does not resolve %s", glcaps.ErrMissingFeature, name)
 	}
 	return layerFromBuffer(fn), nil
 }
 
+// call runs the function on texture (DSA) or target (bind-to-edit).
 func (fn layerFromBuffer) call(texture uint32, layer, width, height int32, format, xtype uint32, offset int) {
 	C.sfCallTextureSubImage3D(C.uintptr_t(fn), C.uint(texture), C.int(layer),
 		C.int(width), C.int(height), C.uint(format), C.uint(xtype), C.uintptr_t(offset))

@@ -16,13 +16,20 @@
 // else in GL depends on the capacity, because shaders bind per draw.
 //
 // A Manager runs on the context the application made, with any windowing
-// library, and loaded with gl.Init from github.com/go-gl/gl/v4.5-core/gl:
-// OpenGL 4.5, or GL_ARB_texture_storage and GL_ARB_direct_state_access.
-// New checks that context (package glcaps) and returns an error matching
-// glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded
-// instead of crashing later. It resolves glTextureSubImage2D itself, for
+// library and whichever go-gl package the application binds: it calls
+// go-gl's v3.3-core package and loads its table itself. On OpenGL 4.5, or
+// with GL_ARB_direct_state_access and GL_ARB_texture_storage, it uses
+// direct state access (glCreateTextures, glTextureStorage2D,
+// glBindTextureUnit); on OpenGL 3.3 to 4.4 (macOS's 4.1) it binds each
+// texture to GL_TEXTURE_2D on the active unit to make and fill it
+// (glTexImage2D, glTexSubImage2D) and binds 0 there again
+// (Manager.DirectStateAccess says which). New checks the context
+// (package glcaps) and returns an error matching glcaps.ErrNoContext,
+// glcaps.ErrMissingFeature or glcaps.ErrNotLoaded instead of crashing
+// later. It resolves glTextureSubImage2D or glTexSubImage2D itself, for
 // the staged upload that passes a buffer offset where go-gl's wrapper
-// takes a pointer, through the loader go-gl uses (glcaps.ProcAddress).
+// takes a pointer, through the loader go-gl uses (glcaps.ProcAddress),
+// and flushes the staging arena (upload.Arena.Flush) before GL reads it.
 //
 // The Manager's heap follows the renderer's frame clock
 // (Desc.Heap.Clock, usually fenced with lifetime/glfence), which also

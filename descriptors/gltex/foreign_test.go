@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/internal/glctx"
@@ -42,7 +42,9 @@ func TestForeignHandle(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		gl.BindTextureUnit(3, own)
+		gl.ActiveTexture(gl.TEXTURE3) // bound, not glBindTextureUnit (4.5): the test runs on 4.1 and 3.3 too
+		gl.BindTexture(gl.TEXTURE_2D, own)
+		gl.ActiveTexture(gl.TEXTURE0)
 		for i, h := range ha {
 			if h.Index() != hb[i].Index() || h.Generation() != hb[i].Generation() {
 				return fmt.Errorf("managers made alike issued %v and %v", h, hb[i])

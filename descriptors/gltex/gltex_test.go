@@ -12,7 +12,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
 	"github.com/steadyframe/steadyframe/internal/glctx"
@@ -109,7 +109,10 @@ func solid(w, h int, c [4]byte) []byte {
 func readBack(name, format uint32, n int) []byte {
 	got := make([]byte, n)
 	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
-	gl.GetTextureImage(name, 0, format, gl.UNSIGNED_BYTE, int32(n), unsafe.Pointer(&got[0]))
+	// Bound rather than glGetTextureImage, which needs 4.5 or DSA.
+	gl.BindTexture(gl.TEXTURE_2D, name)
+	gl.GetTexImage(gl.TEXTURE_2D, 0, format, gl.UNSIGNED_BYTE, unsafe.Pointer(&got[0]))
+	gl.BindTexture(gl.TEXTURE_2D, 0)
 	gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
 	return got
 }
@@ -280,15 +283,17 @@ func TestFreeDefersDeleteToRetirement(t *testing.T) {
 	})
 }
 
-const bindVertex = `#version 450 core
+// GLSL 3.30 with the sampler's unit set by glUniform1i, so the test runs
+// on every context the Manager supports (layout(binding) needs 4.20).
+const bindVertex = `#version 330 core
 void main() {
 	vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);
 	gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
 }`
 
-const bindFragment = `#version 450 core
-layout(binding = 3) uniform sampler2D tex;
-layout(location = 0) out vec4 color;
+const bindFragment = `#version 330 core
+uniform sampler2D tex;
+out vec4 color;
 void main() { color = texelFetch(tex, ivec2(0, 0), 0); }`
 
 // A shader reaches a slot through the unit Bind puts it on.
@@ -304,14 +309,18 @@ func TestBindReachesTheSlotFromAShader(t *testing.T) {
 		}
 		defer gl.DeleteProgram(prog)
 		var vao, target, fbo uint32
-		gl.CreateVertexArrays(1, &vao)
+		gl.GenVertexArrays(1, &vao)
 		defer gl.DeleteVertexArrays(1, &vao)
-		gl.CreateTextures(gl.TEXTURE_2D, 1, &target)
+		gl.GenTextures(1, &target)
 		defer gl.DeleteTextures(1, &target)
-		gl.TextureStorage2D(target, 1, gl.RGBA8, 1, 1)
-		gl.CreateFramebuffers(1, &fbo)
+		gl.BindTexture(gl.TEXTURE_2D, target)
+		gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 1, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
+		gl.BindTexture(gl.TEXTURE_2D, 0)
+		gl.GenFramebuffers(1, &fbo)
 		defer gl.DeleteFramebuffers(1, &fbo)
-		gl.NamedFramebufferTexture(fbo, gl.COLOR_ATTACHMENT0, target, 0)
+		gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
+		gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, target, 0)
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 
 		if err := r.begin(); err != nil {
 			return err
@@ -328,6 +337,7 @@ func TestBindReachesTheSlotFromAShader(t *testing.T) {
 		gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
 		gl.Viewport(0, 0, 1, 1)
 		gl.UseProgram(prog)
+		gl.Uniform1i(gl.GetUniformLocation(prog, gl.Str("tex\x00")), 3)
 		gl.BindVertexArray(vao)
 		for k := len(hs) - 1; k >= 0; k-- {
 			if err := r.tex.Bind(3, hs[k]); err != nil {

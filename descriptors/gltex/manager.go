@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/glcaps"
 	"github.com/steadyframe/steadyframe/upload"
@@ -63,7 +63,7 @@ type Manager struct {
 	names      []uint32 // GL texture of each slot; 0 when none
 	staging    *upload.Arena
 	stagingBuf uint32
-	subImage   subImageFromBuffer // resolved by New on the Manager's context
+	ops        texOps // DSA or bind-to-edit, resolved by New on the Manager's context
 	maxSize    int
 	rel        releaser
 	labelled   bool // the context has KHR_debug: CreateNamed labels textures
@@ -86,14 +86,11 @@ func (r *releaser) ReleaseSlot(i int) {
 	}
 }
 
-// required is what New needs of the context: OpenGL 4.5, or a context
-// that lists these extensions.
-var required = [...]glcaps.Feature{glcaps.FeatureTextureStorage, glcaps.FeatureDirectStateAccess}
-
 // New makes a Manager and its heap on the GL context current on the
-// calling thread, which the application made and loaded with go-gl's
-// gl.Init. Before touching anything it checks that context
-// (glcaps.Check) and resolves the one entry point it calls outside go-gl;
+// calling thread, which the application made: OpenGL 3.3 core or newer.
+// Before touching anything it checks that context (glcaps.Check), picks
+// the DSA or the bind-to-edit path (DirectStateAccess) and resolves the
+// one entry point it calls outside go-gl;
 // when the context falls short it returns an error prefixed "gltex:"
 // that matches glcaps.ErrNoContext, glcaps.ErrNotLoaded or
 // glcaps.ErrMissingFeature and says what to do, and makes nothing.
@@ -101,14 +98,14 @@ func New(d Desc) (*Manager, error) {
 	if d.Staging != nil && d.StagingBuffer == 0 {
 		return nil, fmt.Errorf("%w: Staging arena without its GL buffer", descriptors.ErrInvalidConfig)
 	}
-	if err := glcaps.Check(required[:]...); err != nil {
+	if err := glcaps.Check(); err != nil {
 		return nil, fmt.Errorf("gltex: %w", err)
 	}
-	subImage, err := loadSubImageFromBuffer()
+	ops, err := loadOps()
 	if err != nil {
 		return nil, fmt.Errorf("gltex: %w", err)
 	}
-	m := &Manager{staging: d.Staging, stagingBuf: d.StagingBuffer, subImage: subImage}
+	m := &Manager{staging: d.Staging, stagingBuf: d.StagingBuffer, ops: ops}
 	m.rel.m = m
 	d.Heap.Releaser = &m.rel
 	h, err := descriptors.NewHeap(d.Heap)
@@ -171,11 +168,8 @@ func (m *Manager) Create(width, height int, f Format, pixels []byte) (descriptor
 	glcaps.ClearErrors()
 	// Created straight into the slot's table entry: a local's address
 	// passed to cgo escapes and would allocate once per texture.
-	gl.CreateTextures(gl.TEXTURE_2D, 1, &m.names[h.Index()])
+	m.ops.create(&m.names[h.Index()], int32(width), int32(height), internal, format)
 	name := m.names[h.Index()]
-	gl.TextureStorage2D(name, 1, internal, int32(width), int32(height))
-	gl.TextureParameteri(name, gl.TEXTURE_MIN_FILTER, gl.LINEAR)
-	gl.TextureParameteri(name, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
 	m.created++
 	if pixels != nil {
 		m.upload(name, width, height, format, pixels)
@@ -198,17 +192,25 @@ func (m *Manager) upload(name uint32, width, height int, format uint32, pixels [
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
 	defer gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
 	if m.staging != nil && m.staging.InFrame() {
-		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil {
-			copy(view, pixels)
+		// Flush carries the copy into the GL buffer where the arena's
+		// backend is not persistently mapped; if it cannot, GL would read
+		// stale bytes, so the upload goes direct instead.
+		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil && m.flushed(view, pixels) {
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, m.stagingBuf)
-			m.subImage.call(name, int32(width), int32(height), format, gl.UNSIGNED_BYTE, off)
+			m.ops.subImageFromBuffer(name, int32(width), int32(height), format, off)
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, 0)
 			m.staged++
 			return
 		}
 	}
-	gl.TextureSubImage2D(name, 0, 0, 0, int32(width), int32(height), format, gl.UNSIGNED_BYTE, unsafe.Pointer(&pixels[0]))
+	m.ops.subImage(name, int32(width), int32(height), format, unsafe.Pointer(&pixels[0]))
 	m.direct++
+}
+
+// flushed copies pixels into the staging view and flushes the arena.
+func (m *Manager) flushed(view, pixels []byte) bool {
+	copy(view, pixels)
+	return m.staging.Flush() == nil
 }
 
 // Texture returns the GL texture name of a live handle, or an error
@@ -228,7 +230,7 @@ func (m *Manager) Bind(unit uint32, h descriptors.Handle) error {
 	if err != nil {
 		return err
 	}
-	gl.BindTextureUnit(unit, name)
+	m.ops.bind(unit, name)
 	return nil
 }
 

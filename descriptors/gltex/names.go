@@ -3,7 +3,7 @@ package gltex
 import (
 	"fmt"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/glcaps"
 )

@@ -27,8 +27,11 @@ import (
 	"github.com/steadyframe/steadyframe/glcaps"
 )
 
-// subImageFromBuffer is glTextureSubImage2D taking its pixels from the
-// buffer bound to GL_PIXEL_UNPACK_BUFFER at a byte offset.
+// subImageFromBuffer is glTextureSubImage2D, or glTexSubImage2D on a
+// context without DSA, taking its pixels from the buffer bound to
+// GL_PIXEL_UNPACK_BUFFER at a byte offset. The two share their
+// signature: the first argument is a texture name for the one, a target
+// (GL_TEXTURE_2D, with the texture bound) for the other.
 //
 // go-gl only takes an unsafe.Pointer there, and turning a small buffer
 // offset into an unsafe.Pointer is what Go's checkptr (on under -race)
@@ -39,14 +42,15 @@ import (
 // the context.
 type subImageFromBuffer uintptr
 
-func loadSubImageFromBuffer() (subImageFromBuffer, error) {
-	fn := glcaps.ProcAddress("glTextureSubImage2D")
+func loadSubImageFromBuffer(name string) (subImageFromBuffer, error) {
+	fn := glcaps.ProcAddress(name)
 	if fn == nil {
-		return 0, fmt.Errorf("%w: the platform's GL loader does not resolve glTextureSubImage2D", glcaps.ErrMissingFeature)
+		return 0, fmt.Errorf("%w: the platform's GL loader does not resolve %s", glcaps.ErrMissingFeature, name)
 	}
 	return subImageFromBuffer(fn), nil
 }
 
+// call runs the function on texture (DSA) or target (bind-to-edit).
 func (fn subImageFromBuffer) call(texture uint32, width, height int32, format, xtype uint32, offset int) {
 	C.sfCallTextureSubImage2D(C.uintptr_t(fn), C.uint(texture), 0, 0, 0,
 		C.int(width), C.int(height), C.uint(format), C.uint(xtype), C.uintptr_t(offset))

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
 // levels are the per-level uniform buffers, each holding its level's tint,
-// written through a persistent mapping when the level loads. They are
+// written with glBufferSubData when the level loads (OpenGL 3.3 and
+// macOS's 4.1 have no persistent mapping). They are
 // recycled: the buffer of the level left behind goes back to the free
 // list through frame.Deferred, which runs the release only once every
 // frame that drew with it has completed. Rewriting it sooner would
@@ -25,7 +26,7 @@ type levels struct {
 
 type levelBuffer struct {
 	name uint32
-	tint []float32 // the persistent, coherent mapping
+	tint [4]float32 // what load last wrote; kept here so cgo sees no local
 }
 
 func newLevels(clock *frame.Clock) (*levels, error) {
@@ -44,7 +45,7 @@ func (l *levels) Release(i uint64) { l.free = append(l.free, int(i)) }
 
 // load makes level n current: it retires the old level's buffer and
 // writes the new tint into a free buffer, or a new one. Writing a free
-// buffer through its mapping is safe because the Deferred returned it
+// buffer is safe because the Deferred returned it
 // only once no frame in flight could read it.
 func (l *levels) load(n int) error {
 	if err := l.retire(); err != nil {
@@ -61,7 +62,11 @@ func (l *levels) load(n int) error {
 		l.bufs = append(l.bufs, b)
 	}
 	t := float32(n%3) * 0.25
-	copy(l.bufs[i].tint, []float32{1 - t, 0.8 + t/2, 0.7 + t, 1})
+	b := &l.bufs[i]
+	b.tint = [4]float32{1 - t, 0.8 + t/2, 0.7 + t, 1}
+	gl.BindBuffer(gl.UNIFORM_BUFFER, b.name)
+	gl.BufferSubData(gl.UNIFORM_BUFFER, 0, 16, unsafe.Pointer(&b.tint[0]))
+	gl.BindBuffer(gl.UNIFORM_BUFFER, 0)
 	l.current = i
 	l.loaded++
 	return nil
@@ -82,16 +87,15 @@ func (l *levels) retire() error {
 func (l *levels) buffer() uint32 { return l.bufs[l.current].name }
 
 func newLevelBuffer() (levelBuffer, error) {
-	const size, flags = 16, gl.MAP_WRITE_BIT | gl.MAP_PERSISTENT_BIT | gl.MAP_COHERENT_BIT
 	var b levelBuffer
-	gl.CreateBuffers(1, &b.name)
-	gl.NamedBufferStorage(b.name, size, nil, flags)
-	p := gl.MapNamedBufferRange(b.name, 0, size, flags)
-	if p == nil {
+	gl.GenBuffers(1, &b.name)
+	gl.BindBuffer(gl.UNIFORM_BUFFER, b.name)
+	gl.BufferData(gl.UNIFORM_BUFFER, 16, nil, gl.STATIC_DRAW)
+	gl.BindBuffer(gl.UNIFORM_BUFFER, 0)
+	if e := gl.GetError(); e != gl.NO_ERROR {
 		gl.DeleteBuffers(1, &b.name)
-		return b, fmt.Errorf("mapping a level buffer: GL error 0x%x", gl.GetError())
+		return b, fmt.Errorf("making a level buffer: GL error 0x%x", e)
 	}
-	b.tint = unsafe.Slice((*float32)(p), 4)
 	return b, nil
 }
 
@@ -102,7 +106,6 @@ func (l *levels) close() error {
 		return err
 	}
 	for _, b := range l.bufs {
-		gl.UnmapNamedBuffer(b.name)
 		gl.DeleteBuffers(1, &b.name)
 	}
 	l.bufs, l.free = nil, nil

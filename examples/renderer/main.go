@@ -21,8 +21,8 @@
 //	go run . -frames 120 -verify -hidden
 //	go run . -frames 480 -guard -hidden
 //
-// -verify reads every live texture back with glGetTextureImage and
-// compares it with the pixels uploaded. It prints "verify: N textures, M
+// -verify reads every live texture back with glGetTexImage and compares
+// it with the pixels uploaded. It prints "verify: N textures, M
 // mismatches" and exits 1 on any mismatch. -guard wraps every frame in the
 // allocation guard (lifetime/guard) and exits 1 if a steady frame
 // allocates. It needs 420 frames or more for a verdict (120 to settle,
@@ -37,7 +37,7 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/steadyframe/steadyframe/descriptors"

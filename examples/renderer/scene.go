@@ -6,7 +6,7 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
@@ -128,12 +128,21 @@ func (s *scene) draw(f, width, height int) error {
 			v[o], v[o+1], v[o+2], v[o+3] = cx+0.4*(c[0]-0.5), cy+0.6*(c[1]-0.5), c[0], 1-c[1]
 		}
 	}
+	// Where the GL context has no persistent mapping (OpenGL 4.1 on
+	// macOS, 3.3), Flush carries the vertices into the buffer; elsewhere
+	// it costs a comparison. Either way it comes before the draws.
+	if err := s.verts.Flush(); err != nil {
+		return err
+	}
 	gl.Viewport(0, 0, int32(width), int32(height))
 	gl.ClearColor(0.08, 0.09, 0.12, 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT)
 	gl.UseProgram(s.pipe.program)
 	gl.BindVertexArray(s.pipe.vao)
-	gl.VertexArrayVertexBuffer(s.pipe.vao, 0, s.vbuf, off, vertexBytes)
+	gl.BindBuffer(gl.ARRAY_BUFFER, s.vbuf)
+	gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, vertexBytes, uintptr(off))
+	gl.VertexAttribPointerWithOffset(1, 2, gl.FLOAT, false, vertexBytes, uintptr(off+8))
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	gl.BindBufferBase(gl.UNIFORM_BUFFER, 0, s.levels.buffer())
 	for i, q := range s.quads {
 		// No bindless textures: the shader reaches the slot through unit 0.
@@ -157,15 +166,17 @@ func (s *scene) free() error {
 	return s.levels.retire()
 }
 
-// verify reads every live texture back with glGetTextureImage and compares
-// it with the pixels it was made from.
+// verify reads every live texture back with glGetTexImage (bound, so it
+// runs on 4.1 too) and compares it with the pixels it was made from.
 func (s *scene) verify() (textures, mismatches int) {
 	for _, q := range s.quads {
 		textures++
 		name, err := s.tex.Texture(q.h)
 		got := make([]byte, len(q.pixels))
 		if err == nil {
-			gl.GetTextureImage(name, 0, gl.RGBA, gl.UNSIGNED_BYTE, int32(len(got)), unsafe.Pointer(&got[0]))
+			gl.BindTexture(gl.TEXTURE_2D, name)
+			gl.GetTexImage(gl.TEXTURE_2D, 0, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&got[0]))
+			gl.BindTexture(gl.TEXTURE_2D, 0)
 		}
 		if err != nil || !bytes.Equal(got, q.pixels) {
 			mismatches++

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 )
 
-// openWindow makes the application's own window and OpenGL 4.5 core
-// context with GLFW, makes the context current on this (the main) thread
+// openWindow makes the application's own window and an OpenGL 3.3 core
+// context or newer (drivers hand out their newest core version: 4.1 on
+// macOS, 4.5 or 4.6 elsewhere) with GLFW, makes the context current on this (the main) thread
 // and loads go-gl for the renderer's own GL calls. Nothing of steadyframe
 // is involved: its GL packages run on whatever context is current when
 // their constructors are called (loading go-gl for it themselves), and
@@ -26,8 +27,8 @@ func openWindow(hidden bool) (win *glfw.Window, err error) {
 	if err := glfw.Init(); err != nil {
 		return nil, fmt.Errorf("glfw.Init: %w", err)
 	}
-	glfw.WindowHint(glfw.ContextVersionMajor, 4)
-	glfw.WindowHint(glfw.ContextVersionMinor, 5)
+	glfw.WindowHint(glfw.ContextVersionMajor, 3)
+	glfw.WindowHint(glfw.ContextVersionMinor, 3)
 	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
 	glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
 	if hidden {
@@ -36,7 +37,7 @@ func openWindow(hidden bool) (win *glfw.Window, err error) {
 	win, err = glfw.CreateWindow(640, 360, "steadyframe renderer", nil, nil)
 	if err != nil {
 		glfw.Terminate()
-		return nil, fmt.Errorf("creating a GL 4.5 core window: %w", err)
+		return nil, fmt.Errorf("creating a GL 3.3+ core window: %w", err)
 	}
 	win.MakeContextCurrent()
 	glfw.SwapInterval(1)
@@ -50,11 +51,14 @@ func openWindow(hidden bool) (win *glfw.Window, err error) {
 
 // pipeline is the one shader program and vertex array every quad is drawn
 // with. The vertex array reads 16-byte vertices (position, texture
-// coordinates) from binding 0, which each frame points at that frame's
-// region of the vertex arena.
+// coordinates) from the vertex arena's buffer, which each frame points
+// (glVertexAttribPointer) at that frame's region of it.
 type pipeline struct{ program, vao uint32 }
 
-const vertexShader = `#version 450 core
+// GLSL 3.30 (OpenGL 3.3 and up, macOS included): units and uniform
+// block bindings are set from the program (glUniform1i,
+// glUniformBlockBinding), since layout(binding) needs 4.20.
+const vertexShader = `#version 330 core
 layout(location = 0) in vec2 pos;
 layout(location = 1) in vec2 uv;
 out vec2 texUV;
@@ -64,9 +68,9 @@ void main() { texUV = uv; gl_Position = vec4(pos, 0.0, 1.0); }
 // The sampler reads texture unit 0, which gltex.Manager.Bind fills before
 // each quad's draw; the level's tint comes from the level buffer bound to
 // uniform binding 0.
-const fragmentShader = `#version 450 core
-layout(binding = 0) uniform sampler2D tex;
-layout(std140, binding = 0) uniform Level { vec4 tint; };
+const fragmentShader = `#version 330 core
+uniform sampler2D tex;
+layout(std140) uniform Level { vec4 tint; };
 in vec2 texUV;
 out vec4 color;
 void main() { color = texture(tex, texUV) * tint; }
@@ -92,13 +96,16 @@ func newPipeline() (pipeline, error) {
 		gl.DeleteProgram(p.program)
 		return pipeline{}, errors.New("linking the quad shader failed")
 	}
-	gl.CreateVertexArrays(1, &p.vao)
-	gl.VertexArrayAttribFormat(p.vao, 0, 2, gl.FLOAT, false, 0)
-	gl.VertexArrayAttribFormat(p.vao, 1, 2, gl.FLOAT, false, 8)
+	gl.UseProgram(p.program)
+	gl.Uniform1i(gl.GetUniformLocation(p.program, gl.Str("tex\x00")), 0)
+	gl.UniformBlockBinding(p.program, gl.GetUniformBlockIndex(p.program, gl.Str("Level\x00")), 0)
+	gl.UseProgram(0)
+	gl.GenVertexArrays(1, &p.vao)
+	gl.BindVertexArray(p.vao)
 	for attr := uint32(0); attr < 2; attr++ {
-		gl.VertexArrayAttribBinding(p.vao, attr, 0)
-		gl.EnableVertexArrayAttrib(p.vao, attr)
+		gl.EnableVertexAttribArray(attr)
 	}
+	gl.BindVertexArray(0)
 	return p, nil
 }
 

@@ -6,7 +6,7 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/steadyframe/steadyframe/glcaps"
@@ -96,8 +96,11 @@ func New(d Desc) (*Context, error) {
 		return nil, err
 	}
 	live++
-	glfw.WindowHint(glfw.ContextVersionMajor, 4)
-	glfw.WindowHint(glfw.ContextVersionMinor, 5)
+	// A 3.3 core request gets the newest core context the driver has
+	// (4.5 on Mesa llvmpipe, 4.1 on macOS, 4.1 or 3.3 under
+	// MESA_GL_VERSION_OVERRIDE); the backends pick their path from it.
+	glfw.WindowHint(glfw.ContextVersionMajor, 3)
+	glfw.WindowHint(glfw.ContextVersionMinor, 3)
 	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
 	glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
 	glfw.WindowHint(glfw.Visible, boolHint(d.Visible))
@@ -105,17 +108,23 @@ func New(d Desc) (*Context, error) {
 	win, err := glfw.CreateWindow(d.Width, d.Height, d.Title, nil, nil)
 	if err != nil {
 		release()
-		return nil, fmt.Errorf("%w: creating a GL 4.5 core window: %v", ErrNoDisplay, err)
+		return nil, fmt.Errorf("%w: creating a GL 3.3+ core window: %v", ErrNoDisplay, err)
 	}
 	win.MakeContextCurrent()
 	c := &Context{win: win, exts: make(map[string]bool)}
 	// The same check the GL backends make in their constructors, so a
-	// context that New hands out is one they accept. It also loads go-gl's
-	// functions for the context (gl.Init), which query needs.
-	if err := glcaps.Check(glcaps.FeatureSync, glcaps.FeatureTextureStorage,
-		glcaps.FeatureBufferStorage, glcaps.FeatureDirectStateAccess); err != nil {
+	// context that New hands out is one they accept. It loads the
+	// v3.3-core table the backends call; the helpers and tests call
+	// v4.1-core, the newest binding whose gl.Init succeeds on macOS, and
+	// load it as an application does. Its 4.2+ functions load where the
+	// context has them and stay nil elsewhere.
+	if err := glcaps.Check(glcaps.FeatureSync); err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("%w: %w", ErrMissingFeature, err)
+	}
+	if err := gl.Init(); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("%w: gl.Init from go-gl's v4.1-core: %v", ErrMissingFeature, err)
 	}
 	c.query()
 	return c, nil
@@ -180,6 +189,9 @@ func (c *Context) query() {
 	}
 	c.info.Extensions = n
 	c.info.Bindless = c.exts[Bindless]
+	// A 4.1 or 3.3 context refuses the 4.2 and 4.3 queries (their
+	// fields stay 0) with GL_INVALID_ENUM: leave no error behind.
+	glcaps.ClearErrors()
 }
 
 // Info returns what the driver reported at creation.

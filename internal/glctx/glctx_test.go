@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/steadyframe/steadyframe/glcaps"
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/gltest"
@@ -26,10 +26,11 @@ func TestContextReportsDriver(t *testing.T) {
 	if info.Renderer == "" || info.Version == "" {
 		t.Errorf("empty renderer %q or version %q", info.Renderer, info.Version)
 	}
-	if info.Major < 4 || (info.Major == 4 && info.Minor < 5) {
-		t.Errorf("got GL %d.%d, want at least 4.5 core", info.Major, info.Minor)
+	if info.Major < 3 || (info.Major == 3 && info.Minor < 3) {
+		t.Errorf("got GL %d.%d, want at least 3.3 core", info.Major, info.Minor)
 	}
-	if info.MinMapBufferAlignment < 1 || info.StorageBufferOffsetAlign < 1 || info.UniformBufferOffsetAlign < 1 {
+	// The map and storage alignments are 4.2 and 4.3 queries.
+	if info.UniformBufferOffsetAlign < 1 || info.Major == 4 && info.Minor >= 3 && (info.MinMapBufferAlignment < 1 || info.StorageBufferOffsetAlign < 1) {
 		t.Errorf("alignments not reported: %+v", info)
 	}
 	if info.Bindless != c.HasExtension(glctx.Bindless) {
@@ -39,7 +40,7 @@ func TestContextReportsDriver(t *testing.T) {
 		t.Error("no extensions listed")
 	}
 	for _, f := range []glcaps.Feature{glcaps.FeatureSync, glcaps.FeatureBufferStorage, glcaps.FeatureDirectStateAccess} {
-		t.Logf("%v listed: %t (core in 4.5 either way)", f, c.HasExtension(f.String()))
+		t.Logf("%v listed: %t (Has: %t)", f, c.HasExtension(f.String()), glcaps.Has(f))
 	}
 }
 
@@ -58,10 +59,17 @@ func TestErrorsAreDistinct(t *testing.T) {
 }
 
 func TestProgramErrorsCarryTheDriverLog(t *testing.T) {
-	gltest.Run(t, func(*glctx.Context) error {
+	gltest.Run(t, func(c *glctx.Context) error {
 		_, err := glctx.NewComputeProgram("#version 450 core\nvoid main() { undefined_call(); }")
 		if !errors.Is(err, glctx.ErrShader) || !strings.Contains(err.Error(), "compute shader") {
 			t.Errorf("bad compute shader: %v, want ErrShader naming the stage", err)
+		}
+		// Compute shaders are 4.3: elsewhere (macOS's 4.1) the refusal
+		// above is all there is to check.
+		if info := c.Info(); info.Major == 4 && info.Minor < 3 || info.Major < 4 {
+			t.Logf("no compute shaders on GL %d.%d: only the refusal checked", info.Major, info.Minor)
+			glcaps.ClearErrors() // glCreateShader's GL_INVALID_ENUM
+			return nil
 		}
 		prog, err := glctx.NewComputeProgram("#version 450 core\nlayout(local_size_x = 1) in;\nvoid main() {}")
 		if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/steadyframe/steadyframe/descriptors"
@@ -37,6 +37,8 @@ type Window struct {
 	Quads *quadgl.Renderer
 	// Buffer is the upload Set's GL buffer, which Draw reads vertices from.
 	Buffer  uint32
+	set     *upload.Set // flushed before each Draw (glbuf's ModeMapRange)
+	err     error       // the first Flush error, behind Err
 	xv      *xvfb.Server
 	w, h    int
 	resized bool
@@ -96,7 +98,7 @@ func OpenWindow(d RenderDesc) (r *Render, err error) {
 		_ = backend.Close()
 		return nil, fmt.Errorf("scene: upload arenas: %w", err)
 	}
-	w.Buffer = backend.Buffer()
+	w.Buffer, w.set = backend.Buffer(), set
 	if mgr, err = gltex.New(gltex.Desc{
 		Heap:          descriptors.HeapDesc{Logger: d.Logger, LogInterval: d.HeapLogInterval, Clock: clock},
 		Staging:       set.Arena(ArenaRenderer),
@@ -115,10 +117,18 @@ func OpenWindow(d RenderDesc) (r *Render, err error) {
 	w.Win.SetFramebufferSizeCallback(func(_ *glfw.Window, fw, fh int) { w.w, w.h, w.resized = fw, fh, true })
 	info := w.Ctx.Info()
 	return &Render{
-		Backend: "opengl: " + info.Renderer + " (" + info.Version + ")",
+		Backend: "opengl: " + info.Renderer + " (" + info.Version + "), upload " + backend.Mode().String() + ", textures " + texPath(mgr),
 		Clock:   clock, Set: set, Heap: mgr.Heap(), Tex: &glTextures{m: mgr}, Window: w,
 		closeHeap: mgr.Close,
 	}, nil
+}
+
+// texPath names how mgr edits textures, for the report's backend line.
+func texPath(mgr *gltex.Manager) string {
+	if mgr.DirectStateAccess() {
+		return "by DSA"
+	}
+	return "bound to edit"
 }
 
 // Size returns the framebuffer size in pixels, as of the last event poll.
@@ -141,9 +151,25 @@ func (w *Window) Clear(r, g, b float32) {
 
 // Draw draws runs whose vertices start at offset in the upload buffer. It
 // does not allocate.
+// It first flushes the Set (Flush).
 func (w *Window) Draw(offset int, runs []quads.Run) {
+	w.Flush()
 	w.Quads.Draw(w.Buffer, offset, runs, w.w, w.h)
 }
+
+// Flush flushes the upload Set, so that on a context without persistent
+// mapping (OpenGL 4.1, 3.3) what was written since the last Flush
+// reaches the buffer. Call it before a draw that reads the buffer and
+// does not go through Draw. A Flush error is kept behind Err. It does
+// not allocate.
+func (w *Window) Flush() {
+	if err := w.set.Flush(); err != nil && w.err == nil {
+		w.err = err
+	}
+}
+
+// Err returns the first error a Draw met flushing the upload Set, or nil.
+func (w *Window) Err() error { return w.err }
 
 // Present swaps buffers and polls window events; it reports false once
 // the user has closed the window.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/descriptors/glarray"
 	"github.com/steadyframe/steadyframe/descriptors/gltex"
@@ -14,7 +14,10 @@ import (
 	"github.com/steadyframe/steadyframe/upload"
 )
 
-const vertexShader = `#version 450 core
+// The shaders are GLSL 3.30 so that the array path runs on every context
+// glarray supports, macOS's 4.1 among them: the sampler's unit is set with
+// glUniform1i (layout(binding) needs 4.20).
+const vertexShader = `#version 330 core
 layout(location = 0) in vec3 place; // x, y, size in pixels, y down
 layout(location = 1) in uint layer; // the texture's slot: glarray.Handle.Layer()
 layout(location = 2) in vec4 tint;
@@ -32,8 +35,8 @@ void main() {
 }
 `
 
-const fragmentShader = `#version 450 core
-layout(binding = 0) uniform sampler2DArray sprites;
+const fragmentShader = `#version 330 core
+uniform sampler2DArray sprites; // unit 0: the Manager's Bind(0, 0)
 in vec2 uv;
 flat in uint vLayer;
 in vec4 vTint;
@@ -70,6 +73,14 @@ type Array struct {
 	draws        uint64
 }
 
+// attribs are the instance attributes: x, y, size as floats, the layer
+// as an integer, the tint as normalised bytes (sprites.InstanceBytes
+// apart). They are pointed at the instance buffer at each Draw's offset.
+var attribs = [...]struct {
+	loc, size, typ, off uint32
+	integer, norm       bool
+}{{0, 3, gl.FLOAT, 0, false, false}, {1, 1, gl.UNSIGNED_INT, 12, true, false}, {2, 4, gl.UNSIGNED_BYTE, 16, false, true}}
+
 // New makes the array and its Textures textures, named "sprite N", and
 // the program. It allocates; call it at load time on the render
 // goroutine.
@@ -95,20 +106,18 @@ func New(d Desc) (*Array, error) {
 		return nil, err
 	}
 	a.screen = gl.GetUniformLocation(a.program, gl.Str("screen\x00"))
-	gl.CreateVertexArrays(1, &a.vao)
-	gl.VertexArrayBindingDivisor(a.vao, 0, 1)
-	for _, f := range []struct {
-		loc, size, typ, off uint32
-		integer, norm       bool
-	}{{0, 3, gl.FLOAT, 0, false, false}, {1, 1, gl.UNSIGNED_INT, 12, true, false}, {2, 4, gl.UNSIGNED_BYTE, 16, false, true}} {
-		gl.EnableVertexArrayAttrib(a.vao, f.loc)
-		if f.integer {
-			gl.VertexArrayAttribIFormat(a.vao, f.loc, int32(f.size), f.typ, f.off)
-		} else {
-			gl.VertexArrayAttribFormat(a.vao, f.loc, int32(f.size), f.typ, f.norm, f.off)
-		}
-		gl.VertexArrayAttribBinding(a.vao, f.loc, 0)
+	gl.UseProgram(a.program)
+	gl.Uniform1i(gl.GetUniformLocation(a.program, gl.Str("sprites\x00")), 0)
+	gl.UseProgram(0)
+	// OpenGL 3.3 vertex arrays: the divisors and enables are the VAO's,
+	// set once; the buffer and offset are pointed at in Draw.
+	gl.GenVertexArrays(1, &a.vao)
+	gl.BindVertexArray(a.vao)
+	for _, f := range attribs {
+		gl.EnableVertexAttribArray(f.loc)
+		gl.VertexAttribDivisor(f.loc, 1)
 	}
+	gl.BindVertexArray(0)
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		return nil, fmt.Errorf("spritegl: GL error 0x%x building the sprite program", e)
 	}
@@ -164,8 +173,17 @@ func (a *Array) Draw(buffer uint32, offset, count, w, h int) {
 	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
 	gl.UseProgram(a.program)
 	gl.Uniform2f(a.screen, float32(w), float32(h))
-	gl.VertexArrayVertexBuffer(a.vao, 0, buffer, offset, sprites.InstanceBytes)
 	gl.BindVertexArray(a.vao)
+	gl.BindBuffer(gl.ARRAY_BUFFER, buffer)
+	for _, f := range attribs {
+		at := uintptr(offset) + uintptr(f.off)
+		if f.integer {
+			gl.VertexAttribIPointerWithOffset(f.loc, int32(f.size), f.typ, sprites.InstanceBytes, at)
+		} else {
+			gl.VertexAttribPointerWithOffset(f.loc, int32(f.size), f.typ, f.norm, sprites.InstanceBytes, at)
+		}
+	}
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	_ = a.tex.Bind(0, 0) // class 0 is the Array's only class
 	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(count))
 	a.draws++

@@ -5,6 +5,11 @@
 // textures are live. It also times GPU work with GL timer queries, to
 // compare that path with binding a texture per draw.
 //
+// It needs OpenGL 3.3 core, where instanced draws, texture arrays and
+// timer queries are core, so it runs on macOS's 4.1 too. It calls go-gl's
+// v3.3-core package, which glarray.New loads (package glcaps), with
+// GLSL 3.30 shaders and OpenGL 3.3 vertex arrays.
+//
 // # Ownership
 //
 // An Array and a Timer belong to the render goroutine with the GL context

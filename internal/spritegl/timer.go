@@ -3,7 +3,7 @@ package spritegl
 import (
 	"time"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
 
@@ -31,7 +31,7 @@ type Timer struct {
 // driver reports what its clock can resolve.
 func NewTimer() *Timer {
 	t := &Timer{}
-	gl.CreateQueries(gl.TIME_ELAPSED, timerDepth, &t.queries[0])
+	gl.GenQueries(timerDepth, &t.queries[0])
 	return t
 }
 

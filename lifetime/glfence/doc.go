@@ -3,9 +3,9 @@
 // the GPU: frame.NewClock(frame.ClockDesc{NewFence: glfence.New}).
 //
 // It works on any OpenGL 3.2+ (or GL_ARB_sync) context the application
-// made, with any windowing library. The context must be loaded with
-// gl.Init from github.com/go-gl/gl/v4.5-core/gl. The package creates no
-// context of its own.
+// made, with any windowing library and whichever go-gl package the
+// application binds. It calls v3.3-core and loads it itself. The package
+// creates no context of its own.
 //
 // New checks that context (package glcaps). It returns an error matching
 // glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded

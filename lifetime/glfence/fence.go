@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/steadyframe/steadyframe/glcaps"
 	"github.com/steadyframe/steadyframe/lifetime/frame"
 )
@@ -37,7 +37,7 @@ var _ frame.Fence = (*Fence)(nil)
 //	frame.NewClock(frame.ClockDesc{NewFence: glfence.New})
 //
 // It runs on the GL context current on the calling thread, which the
-// application made and loaded with go-gl's gl.Init, and checks that
+// application made, and checks that
 // context first (glcaps.Check): OpenGL 3.2 or GL_ARB_sync. When it falls
 // short, New returns an error prefixed "glfence:" that matches
 // glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/gltest"
 	"github.com/steadyframe/steadyframe/lifetime/frame"

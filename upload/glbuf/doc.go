@@ -1,20 +1,29 @@
-// Package glbuf is upload's OpenGL backend: one buffer object made with
-// glNamedBufferStorage(MAP_WRITE | MAP_PERSISTENT | MAP_COHERENT), mapped
-// once with glMapNamedBufferRange for the buffer's whole life. The frames
-// that write it are fenced by the frame clock the Set follows, with GL
-// sync objects: frame.NewClock(frame.ClockDesc{NewFence: glfence.New}).
+// Package glbuf is upload's OpenGL backend: one buffer object behind a
+// Set. The frames that write it are fenced by the frame clock the Set
+// follows, with GL sync objects:
+// frame.NewClock(frame.ClockDesc{NewFence: glfence.New}).
+//
+// New picks one of two modes from the context. On OpenGL 4.5, or with
+// GL_ARB_buffer_storage and GL_ARB_direct_state_access, ModePersistent
+// makes the buffer with glNamedBufferStorage(MAP_WRITE | MAP_PERSISTENT |
+// MAP_COHERENT) and maps it once for its whole life: a CPU write is
+// visible to commands issued after it, and Arena.Flush costs nothing.
+// Elsewhere (OpenGL 3.3 to 4.4; macOS stops at 4.1) ModeMapRange hands
+// out a CPU copy, and Arena.Flush maps just the range written since the
+// last flush with glMapBufferRange(WRITE | UNSYNCHRONIZED |
+// INVALIDATE_RANGE), copies it in and unmaps. Either way the fences are
+// what keep the CPU from writing a region while commands that read it are
+// still queued or running, and a renderer that calls Flush before its
+// draws runs unchanged on both.
 //
 // It runs on the context the application made, with any windowing
-// library, and loaded with gl.Init from github.com/go-gl/gl/v4.5-core/gl:
-// OpenGL 4.5, or GL_ARB_buffer_storage and GL_ARB_direct_state_access.
-// New checks that context (package glcaps) and returns an error matching
-// glcaps.ErrNoContext, glcaps.ErrMissingFeature or glcaps.ErrNotLoaded
-// instead of calling GL through an unloaded function pointer.
-//
-// Coherent mapping means a CPU write is visible to commands issued after
-// it without glFlushMappedBufferRange or a client barrier; the fences are
-// what keep the CPU from writing a region while commands that read it are
-// still queued or running.
+// library and whichever go-gl package the application binds (v4.1-core
+// on macOS, v4.5-core elsewhere): the backend calls go-gl's v3.3-core
+// package, whose gl.Init needs only OpenGL 3.3, and loads its table
+// itself. New checks the context (package glcaps) and returns an error
+// matching glcaps.ErrNoContext, glcaps.ErrMissingFeature or
+// glcaps.ErrNotLoaded instead of calling GL through an unloaded function
+// pointer.
 //
 // # Ownership
 //

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/steadyframe/steadyframe/glcaps"
 	"github.com/steadyframe/steadyframe/upload"
 )
@@ -20,6 +20,8 @@ var ErrGL = errors.New("glbuf: GL error")
 type Backend struct {
 	buf    uint32
 	align  int
+	mode   Mode
+	shadow []byte // ModeMapRange: the CPU copy Map returns
 	closed bool
 	hold   upload.Hold
 }
@@ -35,37 +37,51 @@ var (
 // either.
 //
 // It runs on the GL context current on the calling thread, which the
-// application made (loading go-gl's table for it), and checks that
-// context first (glcaps.Check): OpenGL 4.5, or GL_ARB_buffer_storage and
-// GL_ARB_direct_state_access. When it falls short, New returns an error
-// prefixed "glbuf:" that matches glcaps.ErrNoContext,
+// application made, and checks that context first (glcaps.Check): a
+// desktop OpenGL 3.3 core context or newer. When it falls short, New
+// returns an error prefixed "glbuf:" that matches glcaps.ErrNoContext,
 // glcaps.ErrNotLoaded or glcaps.ErrMissingFeature and says what to do.
+// It picks the backend's Mode from what the context offers.
 func New() (*Backend, error) {
-	if err := glcaps.Check(glcaps.FeatureBufferStorage, glcaps.FeatureDirectStateAccess); err != nil {
+	if err := glcaps.Check(); err != nil {
 		return nil, fmt.Errorf("glbuf: %w", err)
 	}
+	return newBackend(pickMode()), nil
+}
+
+// newBackend reads the context's alignments for a backend in mode.
+func newBackend(mode Mode) *Backend {
 	align := 1
+	glcaps.ClearErrors()
 	for _, name := range []uint32{gl.MIN_MAP_BUFFER_ALIGNMENT, gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT, gl.SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT} {
+		// Before 4.2 and 4.3 the map and storage alignments are unknown
+		// enums: the query leaves v at 0 and queues an error, cleared below.
 		var v int32
 		gl.GetIntegerv(name, &v)
 		if int(v) > align {
 			align = int(v)
 		}
 	}
-	return &Backend{align: align}, nil
+	glcaps.ClearErrors()
+	return &Backend{align: align, mode: mode}
 }
 
 // Alignment returns the region alignment the driver requires.
 func (b *Backend) Alignment() int { return b.align }
 
-// Map creates the buffer with immutable storage and maps all of it for
-// persistent, coherent writing.
+// Map creates the buffer. In ModePersistent it has immutable storage,
+// all of it mapped for persistent, coherent writing; in ModeMapRange it
+// has mutable storage (glBufferData) and Map returns a CPU copy of it that
+// Flush carries into the buffer.
 func (b *Backend) Map(size int) ([]byte, error) {
 	if b.closed {
 		return nil, fmt.Errorf("%w: Map on a closed glbuf backend", upload.ErrClosed)
 	}
 	if b.buf != 0 {
 		return nil, fmt.Errorf("%w: glbuf backend mapped twice", upload.ErrInvalidConfig)
+	}
+	if b.mode == ModeMapRange {
+		return b.mapRange(size)
 	}
 	const flags = gl.MAP_WRITE_BIT | gl.MAP_PERSISTENT_BIT | gl.MAP_COHERENT_BIT
 	glcaps.ClearErrors() // so the checks below see only this call's errors
@@ -107,9 +123,12 @@ func (b *Backend) Close() error {
 	}
 	b.closed = true
 	if b.buf != 0 {
-		gl.UnmapNamedBuffer(b.buf)
+		if b.mode == ModePersistent {
+			gl.UnmapNamedBuffer(b.buf)
+		}
 		b.deleteBuffer()
 	}
+	b.shadow = nil
 	return nil
 }
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/quads"
@@ -14,7 +14,9 @@ import (
 // an error while building the renderer.
 var ErrGL = errors.New("quadgl: OpenGL error")
 
-const vertexShader = `#version 450 core
+// GLSL 3.30, so the quads draw on OpenGL 3.3 and macOS's 4.1 too; the
+// sampler's unit is set with glUniform1i, not layout(binding).
+const vertexShader = `#version 330 core
 layout(location = 0) in vec2 pos;
 layout(location = 1) in vec2 uv;
 layout(location = 2) in vec4 rgba;
@@ -28,10 +30,10 @@ void main() {
 }
 `
 
-const fragmentShader = `#version 450 core
+const fragmentShader = `#version 330 core
 in vec2 vUV;
 in vec4 vColor;
-layout(binding = 0) uniform sampler2D tex;
+uniform sampler2D tex;
 out vec4 color;
 void main() {
 	color = texture(tex, vUV) * vColor;
@@ -62,18 +64,21 @@ func New(maxQuads int) (*Renderer, error) {
 		gl.DeleteProgram(prog)
 		return nil, err
 	}
-	gl.CreateBuffers(1, &r.ibo)
-	gl.NamedBufferStorage(r.ibo, len(idx)*2, gl.Ptr(idx), 0)
-	gl.CreateVertexArrays(1, &r.vao)
-	gl.VertexArrayElementBuffer(r.vao, r.ibo)
-	attrib := func(loc uint32, size int32, typ uint32, norm bool, off uint32) {
-		gl.EnableVertexArrayAttrib(r.vao, loc)
-		gl.VertexArrayAttribFormat(r.vao, loc, size, typ, norm, off)
-		gl.VertexArrayAttribBinding(r.vao, loc, 0)
+	gl.UseProgram(prog)
+	gl.Uniform1i(gl.GetUniformLocation(prog, gl.Str("tex\x00")), 0)
+	gl.UseProgram(0)
+	// OpenGL 3.3 calls only: the attribute formats are set per Draw,
+	// at the buffer offset (glVertexAttribPointer), since separate
+	// formats and bindings are 4.3.
+	gl.GenVertexArrays(1, &r.vao)
+	gl.BindVertexArray(r.vao)
+	gl.GenBuffers(1, &r.ibo)
+	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.ibo)
+	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(idx)*2, gl.Ptr(idx), gl.STATIC_DRAW)
+	for loc := uint32(0); loc < 3; loc++ {
+		gl.EnableVertexAttribArray(loc)
 	}
-	attrib(0, 2, gl.FLOAT, false, 0)
-	attrib(1, 2, gl.FLOAT, false, 8)
-	attrib(2, 4, gl.UNSIGNED_BYTE, true, 16)
+	gl.BindVertexArray(0)
 	if e := gl.GetError(); e != gl.NO_ERROR {
 		r.Release()
 		return nil, fmt.Errorf("%w: 0x%x building the quad renderer", ErrGL, e)
@@ -91,10 +96,15 @@ func (r *Renderer) Draw(buffer uint32, offset int, runs []quads.Run, w, h int) {
 	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
 	gl.UseProgram(r.program)
 	gl.Uniform2f(r.screen, float32(w), float32(h))
-	gl.VertexArrayVertexBuffer(r.vao, 0, buffer, offset, quads.VertexBytes)
 	gl.BindVertexArray(r.vao)
+	gl.BindBuffer(gl.ARRAY_BUFFER, buffer)
+	gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, quads.VertexBytes, uintptr(offset))
+	gl.VertexAttribPointerWithOffset(1, 2, gl.FLOAT, false, quads.VertexBytes, uintptr(offset+8))
+	gl.VertexAttribPointerWithOffset(2, 4, gl.UNSIGNED_BYTE, true, quads.VertexBytes, uintptr(offset+16))
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	gl.ActiveTexture(gl.TEXTURE0)
 	for _, run := range runs {
-		gl.BindTextureUnit(0, run.Texture)
+		gl.BindTexture(gl.TEXTURE_2D, run.Texture)
 		gl.DrawElementsWithOffset(gl.TRIANGLES, int32(run.Count*6), gl.UNSIGNED_SHORT, uintptr(run.First*6*2))
 		r.draws++
 	}

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/go-gl/gl/v4.5-core/gl"
+	"github.com/go-gl/gl/v4.1-core/gl"
 
 	"github.com/steadyframe/steadyframe/internal/glctx"
 	"github.com/steadyframe/steadyframe/internal/gltest"
@@ -29,9 +29,11 @@ func TestDrawsRunsAtOffset(t *testing.T) {
 		defer r.Release()
 		tex := func(rgba [4]byte) uint32 {
 			var name uint32
-			gl.CreateTextures(gl.TEXTURE_2D, 1, &name)
-			gl.TextureStorage2D(name, 1, gl.RGBA8, 1, 1)
-			gl.TextureSubImage2D(name, 0, 0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(&rgba[0]))
+			gl.GenTextures(1, &name)
+			gl.BindTexture(gl.TEXTURE_2D, name)
+			gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, 0)
+			gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 1, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(&rgba[0]))
+			gl.BindTexture(gl.TEXTURE_2D, 0)
 			return name
 		}
 		red, white := tex([4]byte{255, 0, 0, 255}), tex([4]byte{255, 255, 255, 255})
@@ -47,18 +49,22 @@ func TestDrawsRunsAtOffset(t *testing.T) {
 		w.Quad(red, quads.Rect{X0: 0, Y0: 0, X1: 32, Y1: 64, U1: 1, V1: 1}, 0xffffffff)
 		w.Fill(white, 32, 0, 64, 64, 0x0000ffff) // white tinted blue
 		var buf uint32
-		gl.CreateBuffers(1, &buf)
+		gl.GenBuffers(1, &buf)
 		defer gl.DeleteBuffers(1, &buf)
-		gl.NamedBufferStorage(buf, len(mem), gl.Ptr(mem), 0)
+		gl.BindBuffer(gl.COPY_WRITE_BUFFER, buf)
+		gl.BufferData(gl.COPY_WRITE_BUFFER, len(mem), gl.Ptr(mem), gl.STATIC_DRAW)
+		gl.BindBuffer(gl.COPY_WRITE_BUFFER, 0)
 
 		var fbo, rb uint32
-		gl.CreateFramebuffers(1, &fbo)
-		gl.CreateRenderbuffers(1, &rb)
-		gl.NamedRenderbufferStorage(rb, gl.RGBA8, 64, 64)
-		gl.NamedFramebufferRenderbuffer(fbo, gl.COLOR_ATTACHMENT0, gl.RENDERBUFFER, rb)
+		gl.GenFramebuffers(1, &fbo)
+		gl.GenRenderbuffers(1, &rb)
+		gl.BindRenderbuffer(gl.RENDERBUFFER, rb)
+		gl.RenderbufferStorage(gl.RENDERBUFFER, gl.RGBA8, 64, 64)
+		gl.BindRenderbuffer(gl.RENDERBUFFER, 0)
 		defer gl.DeleteFramebuffers(1, &fbo)
 		defer gl.DeleteRenderbuffers(1, &rb)
 		gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
+		gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.RENDERBUFFER, rb)
 		defer gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 		gl.Viewport(0, 0, 64, 64)
 		gl.ClearColor(0, 0, 0, 1)
