@@ -61,6 +61,8 @@ type childResult struct {
 	AppOffset   int64
 	// GuardNoEntry is a guard scenario's verdict where it may fail.
 	GuardNoEntry string
+	// Latencies are the paced scenario's Play-to-output times, one a click.
+	Latencies []time.Duration
 }
 
 // toneAmp is the test tone's amplitude; centred mono plays at
@@ -79,6 +81,9 @@ func sine(f voices.Format, frames int, freq float64) []byte {
 func runChild(mode string) childResult {
 	if mode == "adopt" {
 		return runAdopt()
+	}
+	if mode == "paced" {
+		return runPaced()
 	}
 	if run, ok := guardScenarios[mode]; ok {
 		return run()

@@ -1,0 +1,285 @@
+package otodev
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/steadyframe/steadyframe/internal/testenv"
+	"github.com/steadyframe/steadyframe/voices"
+)
+
+// The paced test plays through oto into a PulseAudio null sink, which
+// consumes audio at the rate of the system clock as a sound card would
+// (scripts/pulse.sh starts one and exports PULSE_SERVER), and records the
+// sink's monitor with parec to time clicks from Play to output.
+
+// pulseMargin is what Pulse may add to MaxLatency on the way to the
+// null sink: the server's queue for the ALSA pulse plugin's stream (one
+// ALSA buffer, 10.7 ms, the size the plugin asks for), the sink's render
+// block (no longer than the shortest latency a client asks, so at most
+// one more buffer), and 10 ms for the scheduling of the server's threads
+// and parec on a loaded machine.
+const pulseMargin = 2*DefaultBufferFrames*time.Second/48000 + 10*time.Millisecond
+
+// Click timing: clicks clicks, clickGap apart, each clickFrames of a
+// clickAmp square pulse over a clickBed looping tone that keeps the
+// mixer busy (steady play) between them. Centred mono plays at
+// cos(π/4) of its level on each side: 0.64 for a click.
+const (
+	clicks      = 8
+	clickGap    = 300 * time.Millisecond
+	clickFrames = 48
+	clickAmp    = 0.9
+	clickBed    = 0.02
+	clickFind   = 0.5 // the capture level that marks a click
+)
+
+// pacedEnv returns the environment that routes ALSA's default to the
+// Pulse server the scripts started, or skips (fails in CI) without one.
+func pacedEnv(t *testing.T, dir string) []string {
+	t.Helper()
+	main := alsaConf(t)
+	for _, tool := range []string{"pactl", "parec"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			testenv.SkipOrFail(t, "no "+tool+" (install pulseaudio-utils; scripts/pulse.sh starts the server): "+err.Error())
+		}
+	}
+	if out, err := exec.Command("pactl", "info").CombinedOutput(); err != nil {
+		testenv.SkipOrFail(t, fmt.Sprintf("no PulseAudio server (scripts/pulse.sh's sf_paced_audio starts one): %v: %s", err, out))
+	}
+	if _, err := os.Stat("/usr/lib/x86_64-linux-gnu/alsa-lib/libasound_module_pcm_pulse.so"); err != nil && testenv.InCI() {
+		t.Fatalf("CI=true: ALSA's pulse plugin is missing (libasound2-plugins): %v", err)
+	}
+	conf := filepath.Join(dir, "asound.conf")
+	if err := os.WriteFile(conf, []byte("pcm.!default { type pulse }\nctl.!default { type pulse }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"ALSA_CONFIG_PATH=" + main + ":" + conf}
+}
+
+// TestOtoPacedLatency plays clicks through oto at the default buffer
+// sizes into a PulseAudio null sink, finds each in the sink's monitor,
+// and checks that Play-to-output stays within MaxLatency, the limiter's
+// look-ahead and pulseMargin; and that over the few seconds of steady
+// play the device counted no more than one underrun.
+func TestOtoPacedLatency(t *testing.T) {
+	res := child(t, "paced", pacedEnv(t, t.TempDir()))
+	if res.DeviceErr != "" || res.DeviceName != "oto" {
+		t.Fatalf("oto could not open ALSA's pulse device: %s", res.DeviceErr)
+	}
+	f := voices.DefaultDeviceFormat
+	max := MaxLatency(f, DefaultBufferFrames, voices.DefaultBlockFrames)
+	// res.MixMax carries the limiter's look-ahead (Stats.DeviceLatency
+	// less the device's own).
+	limit := max + res.MixMax + pulseMargin
+	lat := slices.Clone(res.Latencies)
+	slices.Sort(lat)
+	if len(lat) != clicks {
+		t.Fatalf("found %d of %d clicks in the capture", len(lat), clicks)
+	}
+	t.Logf("Play-to-output on the PulseAudio null sink, %d clicks: min %v, median %v, max %v (MaxLatency %v, limit %v)",
+		len(lat), lat[0].Round(10*time.Microsecond), lat[len(lat)/2].Round(10*time.Microsecond),
+		lat[len(lat)-1].Round(10*time.Microsecond), max.Round(10*time.Microsecond), limit.Round(10*time.Microsecond))
+	t.Logf("steady play: %d underruns in %d device reads over %v", res.Underruns, res.Blocks, res.StopAll)
+	for i, l := range res.Latencies {
+		if l <= 0 || l > limit {
+			t.Errorf("click %d: Play to output %v, want within (0, %v]", i, l, limit)
+		}
+	}
+	if res.Underruns > 1 {
+		t.Errorf("the paced device counted %d underruns in %d reads of steady play, want at most 1", res.Underruns, res.Blocks)
+	}
+}
+
+// capture is parec's output with the arrival time of each read.
+type capture struct {
+	mu      sync.Mutex
+	samples []float32 // left channel
+	origin  time.Time // earliest wall time consistent with every arrival
+	err     error
+}
+
+// record reads float32 stereo frames from r until EOF. A read's last
+// frame was played no later than its arrival, so the capture's first
+// frame was played no later than arrival − frames so far ÷ rate; the
+// earliest such bound is the capture's origin.
+func (c *capture) record(r io.Reader, rate int) {
+	br := bufio.NewReaderSize(r, 4096)
+	buf := make([]byte, 4096)
+	var part []byte
+	for {
+		n, err := br.Read(buf)
+		now := time.Now()
+		part = append(part, buf[:n]...)
+		c.mu.Lock()
+		for len(part) >= 8 {
+			c.samples = append(c.samples, math.Float32frombits(binary.LittleEndian.Uint32(part)))
+			part = part[8:]
+		}
+		if len(c.samples) > 0 {
+			o := now.Add(-time.Duration(len(c.samples)) * time.Second / time.Duration(rate))
+			if c.origin.IsZero() || o.Before(c.origin) {
+				c.origin = o
+			}
+		}
+		c.mu.Unlock()
+		if err != nil {
+			if err != io.EOF {
+				c.err = err
+			}
+			return
+		}
+	}
+}
+
+// lag is how far the capture trails the wall clock: the time since its
+// origin less the audio it holds.
+func (c *capture) lag(rate int) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.origin.IsZero() {
+		return time.Hour
+	}
+	return time.Since(c.origin) - time.Duration(len(c.samples))*time.Second/time.Duration(rate)
+}
+
+// caughtUp waits until the capture has trailed the clock by under 20 ms
+// for 200 ms in a row, at most 10 s. The null sink renders in blocks as
+// long as the longest latency its clients allow (2 s with none), and
+// takes a shorter one only at the end of the block under way.
+func (c *capture) caughtUp(rate int) error {
+	var since time.Time
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if c.lag(rate) >= 20*time.Millisecond {
+			since = time.Time{}
+			continue
+		}
+		if since.IsZero() {
+			since = time.Now()
+		}
+		if time.Since(since) > 200*time.Millisecond {
+			return nil
+		}
+	}
+	return fmt.Errorf("the capture of the sink's monitor still trails the clock by %v after 10 s", c.lag(rate))
+}
+
+// runPaced is the child of TestOtoPacedLatency.
+func runPaced() childResult {
+	var res childResult
+	eng, err := voices.NewEngine(voices.EngineDesc{
+		Device: New(Desc{}),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		res.Fail = err.Error()
+		return res
+	}
+	defer eng.Close()
+	res.DeviceName = eng.Stats().Device.Name
+	if err := eng.Err(); err != nil {
+		res.DeviceErr = err.Error()
+		return res
+	}
+	if err := playPaced(eng, &res); err != nil {
+		res.Fail = err.Error()
+	}
+	return res
+}
+
+func playPaced(eng *voices.Engine, res *childResult) error {
+	f := eng.Format()
+	rec := exec.Command("parec", "-d", "@DEFAULT_MONITOR@", "--raw", "--format=float32le",
+		fmt.Sprintf("--rate=%d", f.Rate), "--channels=2", "--latency-msec=5")
+	out, err := rec.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	rec.Stderr = os.Stderr
+	if err := rec.Start(); err != nil {
+		return fmt.Errorf("parec: %w", err)
+	}
+	var c capture
+	done := make(chan struct{})
+	go func() { c.record(out, f.Rate); close(done) }()
+	stop := func() { _ = rec.Process.Kill(); <-done; _ = rec.Wait() }
+
+	mono := voices.Format{Rate: f.Rate, Channels: 1, Encoding: voices.EncodingFloat32LE}
+	bed := make([]byte, f.Rate/100*4) // 10 ms of a 400 Hz tone
+	for i := range f.Rate / 100 {
+		binary.LittleEndian.PutUint32(bed[4*i:], math.Float32bits(float32(clickBed*math.Sin(2*math.Pi*400*float64(i)/float64(f.Rate)))))
+	}
+	click := make([]byte, clickFrames*4)
+	for i := range clickFrames {
+		binary.LittleEndian.PutUint32(click[4*i:], math.Float32bits(clickAmp))
+	}
+	bedClip, err := eng.NewClip("bed", bed, mono)
+	if err != nil {
+		stop()
+		return err
+	}
+	clickClip, err := eng.NewClip("click", click, mono)
+	if err != nil {
+		stop()
+		return err
+	}
+	if _, err := eng.Play(bedClip, voices.PlayDesc{Loop: true}); err != nil {
+		stop()
+		return err
+	}
+	// Let the capture and the device settle, then count from here.
+	if err := c.caughtUp(f.Rate); err != nil {
+		stop()
+		return err
+	}
+	s0 := eng.Stats()
+	t0 := time.Now()
+	played := make([]time.Time, clicks)
+	for i := range played {
+		time.Sleep(clickGap)
+		played[i] = time.Now()
+		if _, err := eng.Play(clickClip, voices.PlayDesc{}); err != nil {
+			stop()
+			return err
+		}
+	}
+	time.Sleep(clickGap)
+	s1 := eng.Stats()
+	stop()
+	if c.err != nil {
+		return fmt.Errorf("reading parec: %w", c.err)
+	}
+	res.Underruns = s1.Underruns - s0.Underruns
+	res.Blocks = s1.Device.Reads - s0.Device.Reads
+	res.StopAll = time.Since(t0)
+	res.DevLatency = s1.DeviceLatency
+	res.MixMax = s1.DeviceLatency - s1.Device.Latency
+	rate := time.Second / time.Duration(f.Rate)
+	from := 0
+	for _, p := range played {
+		i := max(from, int(p.Sub(c.origin)/rate))
+		end := min(len(c.samples), i+int(clickGap/2/rate))
+		for i < end && math.Abs(float64(c.samples[i])) < clickFind {
+			i++
+		}
+		if i == end {
+			return fmt.Errorf("the click played at %v is not in the %v of capture after it (%d frames captured)",
+				p.Sub(t0), clickGap/2, len(c.samples))
+		}
+		at := c.origin.Add(time.Duration(i) * rate)
+		res.Latencies = append(res.Latencies, at.Sub(p))
+		from = i + clickFrames
+	}
+	return nil
+}
