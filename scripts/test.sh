@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, vet, staticcheck, every package's tests
 # (GL under Xvfb with Mesa llvmpipe, audio through oto with ALSA pointed at
-# /dev/null), the same under the race detector, voices with its scalar
-# kernels only, the example modules (vet, staticcheck, their tests), one
-# round of scripts/baseline.sh, and the steady-frame gate (a short stress
-# run that must allocate nothing, and its -selftest that must fail naming
-# the injected allocation). Installs what it needs when run as root;
+# /dev/null; the paced test and the stress gate at a PulseAudio null sink),
+# the same under the race detector, voices with its scalar kernels only,
+# the example modules (vet, staticcheck, their tests), one round of
+# scripts/baseline.sh, and the steady-frame gate (a short stress run that
+# must allocate nothing, and its -selftest that must fail naming the
+# injected allocation). Installs what it needs when run as root;
 # otherwise prints what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,11 @@ sf_start_display
 # captured samples (voices/otodev) write their own capture files; everything
 # else plays into /dev/null, because the unpaced null slave would otherwise
 # write about 150 MB/s to disk.
+# The paced device (scripts/pulse.sh): a PulseAudio null sink, for
+# otodev's TestOtoPacedLatency (it finds the server by PULSE_SERVER) and
+# the steady-frame gate's oto runs, which then count real underruns.
+sf_paced_audio
+paced_alsa="/usr/share/alsa/alsa.conf:$sf_pulse_dir/asound.conf"
 sf_alsa_to_file /dev/null
 echo "display $DISPLAY: $(command -v glxinfo >/dev/null && glxinfo -B 2>/dev/null | grep -m1 'renderer string' || echo 'Xvfb')"
 
@@ -116,9 +122,9 @@ else
 	stage fail baseline
 fi
 
-echo "== steady-frame gate: stress under Xvfb with real GL and oto writing to a file"
+echo "== steady-frame gate: stress under Xvfb with real GL and oto on the paced device"
 go build -o "$logdir/stress" ./stress
-if "$logdir/stress" -workers 4 -frames 900 -audio oto -report "$logdir/report" >"$logdir/stress.log" 2>&1; then
+if ALSA_CONFIG_PATH=$paced_alsa "$logdir/stress" -workers 4 -frames 900 -audio oto -report "$logdir/report" >"$logdir/stress.log" 2>&1; then
 	tail -n 30 "$logdir/stress.log"
 	stage ok stress
 else
@@ -130,7 +136,7 @@ echo "== steady-frame gate: the texture-array sprite path (scripts/ci-arrays.sh)
 if ./scripts/ci-arrays.sh "$logdir/stress" "$logdir"; then stage ok arrays; else stage fail arrays; fi
 
 echo "== steady-frame gate: -selftest must fail, naming the injected allocation"
-if "$logdir/stress" -workers 4 -frames 600 -audio oto -selftest >"$logdir/selftest.log" 2>&1; then
+if ALSA_CONFIG_PATH=$paced_alsa "$logdir/stress" -workers 4 -frames 600 -audio oto -selftest >"$logdir/selftest.log" 2>&1; then
 	tail -n 30 "$logdir/selftest.log"
 	echo "!! -selftest exited 0: the guard did not catch the injected allocation"
 	stage fail selftest
