@@ -61,8 +61,13 @@ type childResult struct {
 	AppOffset   int64
 	// GuardNoEntry is a guard scenario's verdict where it may fail.
 	GuardNoEntry string
-	// Latencies are the paced scenario's Play-to-output times, one a click.
+	// The paced scenario's figures: Play-to-output, one a click; and over
+	// its steady play the time elapsed, the device's reads, and how far
+	// the audio the mixer rendered fell short of the time elapsed.
 	Latencies []time.Duration
+	Steady    time.Duration
+	Reads     uint64
+	Shortfall time.Duration
 }
 
 // toneAmp is the test tone's amplitude; centred mono plays at
