@@ -34,7 +34,7 @@ CONF
 	# HOME and XDG_RUNTIME_DIR point at the private directory so the
 	# server touches nothing of the user's (cookie, runtime socket).
 	HOME=$sf_pulse_dir XDG_RUNTIME_DIR=$sf_pulse_dir PULSE_RUNTIME_PATH=$sf_pulse_dir \
-		pulseaudio --daemonize=yes --exit-idle-time=-1 --system=false -n \
+		pulseaudio --daemonize=yes --exit-idle-time=-1 --system=false -n --high-priority=yes --realtime=yes \
 		-F "$sf_pulse_dir/default.pa" --use-pid-file=yes \
 		--log-target="file:$sf_pulse_dir/pulse.log" || {
 		echo "steadyframe: pulseaudio did not start; see $sf_pulse_dir/pulse.log" >&2

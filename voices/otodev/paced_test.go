@@ -90,14 +90,14 @@ const pacedTries = 3
 // sizes into a PulseAudio null sink, finds each in the sink's monitor,
 // and checks that Play-to-output stays within MaxLatency, the limiter's
 // look-ahead and pulseMargin. Over the few seconds of steady play it
-// checks that the device is paced (one read a buffer's time) and that
-// its underrun count (reads that found oto's queue empty) stays at most
-// 1. It also checks that the mixer kept up with the sink's clock: the
-// audio rendered falls short of the time elapsed (the sink played
-// silence) by at most a tenth of it. An attempt that fails only that,
-// or loses clicks, was starved of CPU and is tried again, up to
-// pacedTries times. Under the race detector, which slows the mixer
-// several times over, the figures are logged, not checked.
+// checks that the device is paced (one read a buffer's time), that its
+// underrun count stays at most 1, and that the mixer kept up with the
+// sink's clock: the audio rendered falls short of the time elapsed (the
+// sink played silence) by at most a tenth of it, and by no more than the
+// buffers unless the device counted the gap. An attempt that lost
+// clicks, underran or fell behind was starved of CPU and is tried
+// again, up to pacedTries times. Under the race detector, which slows
+// the mixer several times over, the figures are logged, not checked.
 func TestOtoPacedLatency(t *testing.T) {
 	env := pacedEnv(t, t.TempDir())
 	f := voices.DefaultDeviceFormat
@@ -133,10 +133,15 @@ func TestOtoPacedLatency(t *testing.T) {
 			return
 		}
 		// The mixer renders ahead of the sink by what the buffers hold, so
-		// it falls short of the clock only when the sink played silence.
-		if len(res.Latencies) < clicks || res.Shortfall > res.Steady/10 {
-			starved = append(starved, fmt.Sprintf("try %d: %d of %d clicks found; the sink played %v of silence in %v",
-				try, len(res.Latencies), clicks, r(res.Shortfall), r(res.Steady)))
+		// it falls short of the clock by more only when the sink played
+		// silence, which the device's count must have seen.
+		if slack := f.Duration(2*DefaultBufferFrames + voices.DefaultBlockFrames); res.Shortfall > slack && res.Underruns == 0 {
+			t.Errorf("try %d: the sink played %v of silence (beyond the buffers' %v) and the device counted no underrun",
+				try, r(res.Shortfall), r(slack))
+		}
+		if len(res.Latencies) < clicks || res.Underruns > 1 || res.Shortfall > res.Steady/10 {
+			starved = append(starved, fmt.Sprintf("try %d: %d of %d clicks found; %d underruns; the sink played %v of silence in %v",
+				try, len(res.Latencies), clicks, res.Underruns, r(res.Shortfall), r(res.Steady)))
 			continue
 		}
 		for i, l := range res.Latencies {
@@ -144,12 +149,10 @@ func TestOtoPacedLatency(t *testing.T) {
 				t.Errorf("click %d: Play to output %v, want within (0, %v]", i, l, limit)
 			}
 		}
-		if res.Underruns > 1 {
-			t.Errorf("the paced device counted %d underruns in %d reads of steady play, want at most 1", res.Underruns, res.Reads)
-		}
 		return
 	}
-	t.Fatalf("every try lost clicks or left the sink playing silence for over a tenth of the time:\n%s", strings.Join(starved, "\n"))
+	t.Fatalf("every try lost clicks, counted more than 1 underrun or left the sink playing silence for over a tenth of the time:\n%s",
+		strings.Join(starved, "\n"))
 }
 
 // capture is parec's output with the arrival time of each read.
