@@ -213,8 +213,10 @@ func (r reader) Read(b []byte) (int, error) {
 // after the device, playing at its rate since the first read, would have
 // played everything handed to it: the sound card ran dry and played
 // silence. It then restarts the clock where the gap ended, so one gap
-// counts once. The buffer of slack covers the device starting after the
-// first read. An unpaced device (ALSA's null slave) never counts one.
+// counts once. Until two buffers have been handed the device is still
+// starting (oto and ALSA open it between the first reads): a gap then
+// restarts the clock without counting. An unpaced device (ALSA's null
+// slave) never counts one.
 func (d *Device) clock(now time.Time) {
 	if d.start.IsZero() {
 		d.start = now
@@ -222,7 +224,9 @@ func (d *Device) clock(now time.Time) {
 	}
 	handed := d.format.Duration(int(d.handed))
 	if now.Sub(d.start) > handed+d.format.Duration(d.desc.BufferFrames) {
-		d.underruns.Add(1)
+		if d.handed >= int64(2*d.desc.BufferFrames) {
+			d.underruns.Add(1)
+		}
 		d.start = now.Add(-handed)
 	}
 }
