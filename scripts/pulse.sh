@@ -57,9 +57,15 @@ CONF
 # its directory; sf_cleanup calls it.
 sf_paced_audio_stop() {
 	[ -n "${sf_pulse_dir:-}" ] || return 0
-	local pid
+	local pid i
 	pid=$(cat "$sf_pulse_dir/pid" 2>/dev/null || true)
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	if [ -n "$pid" ] && kill "$pid" 2>/dev/null; then
+		# The server touches its directory as it exits: wait, then delete.
+		for i in $(seq 1 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+	fi
 	rm -rf "$sf_pulse_dir"
 	sf_pulse_dir=
 }
