@@ -322,18 +322,18 @@ func playPaced(eng *voices.Engine, res *childResult) error {
 	res.Shortfall = res.Steady - f.Duration(int(blocks)*voices.DefaultBlockFrames)
 	res.DevLatency = s1.DeviceLatency
 	res.MixMax = s1.DeviceLatency - s1.Device.Latency
-	rate := time.Second / time.Duration(f.Rate)
+	frame := func(d time.Duration) int { return int(d * time.Duration(f.Rate) / time.Second) }
 	from := 0
 	for _, p := range played {
-		i := max(from, int(p.Sub(c.origin)/rate))
-		end := min(len(c.samples), i+int(clickGap/2/rate))
+		i := max(from, frame(p.Sub(c.origin)))
+		end := min(len(c.samples), i+frame(clickGap/2))
 		for i < end && math.Abs(float64(c.samples[i])) < clickFind {
 			i++
 		}
 		if i == end {
 			continue // not found: the parent counts the clicks
 		}
-		at := c.origin.Add(time.Duration(i) * rate)
+		at := c.origin.Add(f.Duration(i))
 		res.Latencies = append(res.Latencies, at.Sub(p))
 		from = i + clickFrames
 	}
