@@ -95,6 +95,10 @@ CONF
 	export ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$sf_alsa_dir/asound.conf"
 }
 
+# sf_paced_audio: a PulseAudio null sink behind ALSA's default, paced by
+# the system clock (scripts/pulse.sh).
+. "$(dirname "${BASH_SOURCE[0]}")/pulse.sh"
+
 # sf_go_tool NAME PACKAGE@VERSION puts GOPATH/bin on PATH and installs the
 # command NAME there from PACKAGE@VERSION unless NAME is already on PATH.
 sf_go_tool() {
@@ -119,5 +123,6 @@ sf_bench_env() {
 sf_cleanup() {
 	[ -n "${sf_xvfb_pid:-}" ] && kill "$sf_xvfb_pid" 2>/dev/null
 	[ -n "${sf_alsa_dir:-}" ] && rm -rf "$sf_alsa_dir"
+	sf_paced_audio_stop
 	return 0
 }

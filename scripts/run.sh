@@ -17,10 +17,11 @@ sf_require_go
 sf_install_packages
 # Without a display the window goes to Xvfb (Mesa llvmpipe).
 sf_start_display
-# Without a sound card oto plays through ALSA's file plugin into /dev/null.
+# Without a sound card oto plays into a PulseAudio null sink, paced by the
+# system clock as a card would be (scripts/pulse.sh).
 if [ ! -e /dev/snd/controlC0 ] && [ -z "${ALSA_CONFIG_PATH:-}" ]; then
-	echo "steadyframe: no sound card; oto plays through ALSA into /dev/null" >&2
-	sf_alsa_to_file /dev/null
+	echo "steadyframe: no sound card; oto plays through ALSA into a PulseAudio null sink" >&2
+	sf_paced_audio
 fi
 
 if [ $# -eq 0 ]; then

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, vet, staticcheck, every package's tests
 # (GL under Xvfb with Mesa llvmpipe, audio through oto with ALSA pointed at
-# /dev/null), the same under the race detector, voices with its scalar
-# kernels only, the example modules (vet, staticcheck, their tests), one
-# round of scripts/baseline.sh, and the steady-frame gate (a short stress
-# run that must allocate nothing, and its -selftest that must fail naming
-# the injected allocation). Installs what it needs when run as root;
+# /dev/null; the paced test and the stress gate at a PulseAudio null sink),
+# the same under the race detector, voices with its scalar kernels only,
+# the example modules (vet, staticcheck, their tests), one round of
+# scripts/baseline.sh, and the steady-frame gate (a short stress run that
+# must allocate nothing, and its -selftest that must fail naming the
+# injected allocation). Installs what it needs when run as root;
 # otherwise prints what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,14 @@ sf_start_display
 # captured samples (voices/otodev) write their own capture files; everything
 # else plays into /dev/null, because the unpaced null slave would otherwise
 # write about 150 MB/s to disk.
+# The paced device (scripts/pulse.sh): a PulseAudio null sink, for
+# otodev's TestOtoPacedLatency (OTODEV_PULSE_SERVER names it) and the
+# steady-frame gate's oto runs. PULSE_SERVER is set for those alone: with
+# it, ALSA's pulse hook would send every default device to the server.
+sf_paced_audio
+paced=(env "PULSE_SERVER=$PULSE_SERVER" "ALSA_CONFIG_PATH=$ALSA_CONFIG_PATH")
+paced_server=$PULSE_SERVER
+unset PULSE_SERVER
 sf_alsa_to_file /dev/null
 echo "display $DISPLAY: $(command -v glxinfo >/dev/null && glxinfo -B 2>/dev/null | grep -m1 'renderer string' || echo 'Xvfb')"
 
@@ -69,8 +78,19 @@ run_tests() {
 	tests_skipped=$((${tests_skipped:-0} + s))
 }
 
-run_tests tests -v
-run_tests race -race -v
+# TestOtoPacedLatency times real-time audio, so it runs alone below, not
+# beside the other packages' tests.
+run_tests tests -v -skip '^TestOtoPacedLatency$'
+run_tests race -race -v -skip '^TestOtoPacedLatency$'
+
+echo "== the paced device: Play-to-output and underruns (TestOtoPacedLatency alone)"
+if OTODEV_PULSE_SERVER=$paced_server go test -count=1 -run '^TestOtoPacedLatency$' -v ./voices/otodev/ >"$logdir/paced.log" 2>&1; then
+	grep -E 'paced_test|^ok' "$logdir/paced.log"
+	stage ok paced
+else
+	tail -n 30 "$logdir/paced.log"
+	stage fail paced
+fi
 
 # The audio mixer's scalar kernels are the reference and the fallback of
 # its vector ones: run voices with the vector kernels compiled out too.
@@ -123,9 +143,9 @@ fi
 echo "== platforms: OpenGL 4.1 (macOS-like) and 3.3, darwin and windows builds"
 if ./scripts/ci-platforms.sh; then stage ok platforms; else stage fail platforms; fi
 
-echo "== steady-frame gate: stress under Xvfb with real GL and oto writing to a file"
+echo "== steady-frame gate: stress under Xvfb with real GL and oto on the paced device"
 go build -o "$logdir/stress" ./stress
-if "$logdir/stress" -workers 4 -frames 900 -audio oto -report "$logdir/report" >"$logdir/stress.log" 2>&1; then
+if "${paced[@]}" "$logdir/stress" -workers 4 -frames 900 -audio oto -report "$logdir/report" >"$logdir/stress.log" 2>&1; then
 	tail -n 30 "$logdir/stress.log"
 	stage ok stress
 else
@@ -137,7 +157,7 @@ echo "== steady-frame gate: the texture-array sprite path (scripts/ci-arrays.sh)
 if ./scripts/ci-arrays.sh "$logdir/stress" "$logdir"; then stage ok arrays; else stage fail arrays; fi
 
 echo "== steady-frame gate: -selftest must fail, naming the injected allocation"
-if "$logdir/stress" -workers 4 -frames 600 -audio oto -selftest >"$logdir/selftest.log" 2>&1; then
+if "${paced[@]}" "$logdir/stress" -workers 4 -frames 600 -audio oto -selftest >"$logdir/selftest.log" 2>&1; then
 	tail -n 30 "$logdir/selftest.log"
 	echo "!! -selftest exited 0: the guard did not catch the injected allocation"
 	stage fail selftest

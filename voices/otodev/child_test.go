@@ -61,6 +61,13 @@ type childResult struct {
 	AppOffset   int64
 	// GuardNoEntry is a guard scenario's verdict where it may fail.
 	GuardNoEntry string
+	// The paced scenario's figures: Play-to-output, one a click; and over
+	// its steady play the time elapsed, the device's reads, and how far
+	// the audio the mixer rendered fell short of the time elapsed.
+	Latencies []time.Duration
+	Steady    time.Duration
+	Reads     uint64
+	Shortfall time.Duration
 }
 
 // toneAmp is the test tone's amplitude; centred mono plays at
@@ -79,6 +86,9 @@ func sine(f voices.Format, frames int, freq float64) []byte {
 func runChild(mode string) childResult {
 	if mode == "adopt" {
 		return runAdopt()
+	}
+	if mode == "paced" {
+		return runPaced()
 	}
 	if run, ok := guardScenarios[mode]; ok {
 		return run()

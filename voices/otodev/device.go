@@ -64,6 +64,12 @@ type Device struct {
 	src    io.Reader
 	closed bool
 
+	// The device's clock, kept by reads under mu: from start the device
+	// plays at the format's rate, so handed frames last until
+	// start+handed÷rate. A read after that found the device dry.
+	start  time.Time
+	handed int64
+
 	reads     atomic.Uint64
 	underruns atomic.Uint64
 	latencyNs atomic.Int64
@@ -192,21 +198,43 @@ func (r reader) Read(b []byte) (int, error) {
 		clear(b)
 		return len(b), nil
 	}
-	n := d.reads.Add(1)
+	d.reads.Add(1)
+	d.clock(time.Now())
 	if p := d.player.Load(); p != nil {
 		buffered := p.BufferedSize()
-		if buffered == 0 && n > 2 {
-			d.underruns.Add(1)
-		}
 		d.latencyNs.Store(int64(d.alsa) + int64(d.format.Duration(buffered/d.format.FrameBytes())))
 	}
-	return d.src.Read(b)
+	n, err := d.src.Read(b)
+	d.handed += int64(n / d.format.FrameBytes())
+	return n, err
+}
+
+// clock counts an underrun when a read comes more than a player buffer
+// after the device, playing at its rate since the first read, would have
+// played everything handed to it: the sound card ran dry and played
+// silence. It then restarts the clock where the gap ended, so one gap
+// counts once. Until two buffers have been handed the device is still
+// starting (oto and ALSA open it between the first reads): a gap then
+// restarts the clock without counting. An unpaced device (ALSA's null
+// slave) never counts one.
+func (d *Device) clock(now time.Time) {
+	if d.start.IsZero() {
+		d.start = now
+		return
+	}
+	handed := d.format.Duration(int(d.handed))
+	if now.Sub(d.start) > handed+d.format.Duration(d.desc.BufferFrames) {
+		if d.handed >= int64(2*d.desc.BufferFrames) {
+			d.underruns.Add(1)
+		}
+		d.start = now.Add(-handed)
+	}
 }
 
 // Stats reports the buffered audio (ALSA ring plus the player's queue at
 // the last read; the player's queue only on an adopted context, whose
-// device buffer is the application's) and the reads that found the
-// player's queue empty.
+// device buffer is the application's) and the underruns: reads that came
+// after the device had played all it was handed (see clock).
 func (d *Device) Stats() voices.DeviceStats {
 	return voices.DeviceStats{
 		Name: "oto", Latency: time.Duration(d.latencyNs.Load()),

@@ -44,4 +44,9 @@
 // So a Play waits up to one buffer for the next read. One more buffer may
 // be queued ahead of it in oto's player. Then ALSA plays its own buffer, of
 // the same size.
+//
+// An underrun (Stats' Underruns) is a read that came over a buffer after
+// the device, playing at its rate, had played all it was handed: the
+// sound card ran dry. A device without a clock (ALSA's null slave) never
+// counts one; docs/audio-device.md measures both on a paced device.
 package otodev
