@@ -231,10 +231,11 @@ func (d *Device) clock(now time.Time) {
 	}
 }
 
-// Stats reports the buffered audio (ALSA ring plus the player's queue at
-// the last read; the player's queue only on an adopted context, whose
-// device buffer is the application's) and the underruns: reads that came
-// after the device had played all it was handed (see clock).
+// Stats reports the buffered audio and the underruns. The buffered audio
+// is the ALSA ring plus the player's queue at the last read. On an
+// adopted context it is the player's queue only: the device buffer is the
+// application's. An underrun is a read that came after the device had
+// played all it was handed (see clock).
 func (d *Device) Stats() voices.DeviceStats {
 	return voices.DeviceStats{
 		Name: "oto", Latency: time.Duration(d.latencyNs.Load()),
