@@ -57,7 +57,15 @@ func InterpFor(src, dev int) *Interp {
 	if interps.m == nil {
 		interps.m = map[[2]int]*Interp{}
 	}
-	ratio := max(1, float64(src)/float64(dev))
+	t := newInterp(max(1, float64(src)/float64(dev)))
+	interps.m[key] = t
+	return t
+}
+
+// newInterp builds an Interp for ratio source frames per output frame (at
+// least 1): sincTaps×ratio taps, rounded up to a multiple of 8, with the
+// cutoff divided by ratio.
+func newInterp(ratio float64) *Interp {
 	K := int(math.Ceil(sincTaps*ratio/8)) * 8
 	t := &Interp{taps: K, half: K/2 - 1, coef: make([]float32, (interpPhases+1)*K)}
 	row := make([]float64, K)
@@ -67,7 +75,6 @@ func InterpFor(src, dev int) *Interp {
 			t.coef[ph*K+k] = float32(c)
 		}
 	}
-	interps.m[key] = t
 	return t
 }
 
