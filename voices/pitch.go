@@ -123,7 +123,7 @@ func (v *voice) renderPitched(mix []frame, gl, gr float32) {
 		}
 		span := int(q>>32) + K // frames the outputs read at most, and the next one's start
 		v.decodeStream(ps, base, min(span, pitchSpan))
-		t.FilterSteps(mix[i:i+c], ps.l, ps.r, p, steps[i:i+c], gl, gr)
+		t.FilterSteps(mix[i:i+c], ps.l, ps.r, v.mono, p, steps[i:i+c], gl, gr)
 		v.pos = org + q
 		i += c
 	}

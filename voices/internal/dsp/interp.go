@@ -116,26 +116,51 @@ func sincRow(row []float64, frac float64, half int, fc float64) {
 // position's whole part, and its fraction picks the coefficients. l and
 // r must hold every frame the windows read.
 func (t *Interp) Filter(out []Frame, l, r []float32, p, step uint64, gl, gr float32) uint64 {
-	K := t.taps
 	for i := range out {
-		j := int(p >> 32)
-		x := uint32(p)
-		ph := int(x >> (32 - interpBits))
-		w := float32(x<<interpBits) * (1.0 / (1 << 32)) // between rows ph and ph+1
-		c0 := t.coef[ph*K : ph*K+K : ph*K+K]
-		c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
-		wl := l[j : j+K : j+K]
-		wr := r[j : j+K : j+K]
-		c1, wl, wr = c1[:len(c0)], wl[:len(c0)], wr[:len(c0)] // one bounds check, not one a tap
-		var sl, sr float32
-		for k := range c0 {
-			c := c0[k] + float32(w*float32(c1[k]-c0[k]))
-			sl += float32(c * wl[k])
-			sr += float32(c * wr[k])
-		}
+		sl, sr := t.at(l, r, p)
 		out[i][0] += float32(sl * gl)
 		out[i][1] += float32(sr * gr)
 		p += step
 	}
 	return p
+}
+
+// at returns the filter's stereo output at the 32.32 position p, counted
+// from l[0] and r[0].
+func (t *Interp) at(l, r []float32, p uint64) (sl, sr float32) {
+	K := t.taps
+	j := int(p >> 32)
+	x := uint32(p)
+	ph := int(x >> (32 - interpBits))
+	w := float32(x<<interpBits) * (1.0 / (1 << 32)) // between rows ph and ph+1
+	c0 := t.coef[ph*K : ph*K+K : ph*K+K]
+	c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
+	wl := l[j : j+K : j+K]
+	wr := r[j : j+K : j+K]
+	c1, wl, wr = c1[:len(c0)], wl[:len(c0)], wr[:len(c0)] // one bounds check, not one a tap
+	for k := range c0 {
+		c := c0[k] + float32(w*float32(c1[k]-c0[k]))
+		sl += float32(c * wl[k])
+		sr += float32(c * wr[k])
+	}
+	return sl, sr
+}
+
+// atMono is at for a mono source, whose planes are equal: one plane's
+// sum, the same bits as at's either channel.
+func (t *Interp) atMono(l []float32, p uint64) (s float32) {
+	K := t.taps
+	j := int(p >> 32)
+	x := uint32(p)
+	ph := int(x >> (32 - interpBits))
+	w := float32(x<<interpBits) * (1.0 / (1 << 32))
+	c0 := t.coef[ph*K : ph*K+K : ph*K+K]
+	c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
+	wl := l[j : j+K : j+K]
+	c1, wl = c1[:len(c0)], wl[:len(c0)]
+	for k := range c0 {
+		c := c0[k] + float32(w*float32(c1[k]-c0[k]))
+		s += float32(c * wl[k])
+	}
+	return s
 }

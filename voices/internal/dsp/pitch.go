@@ -69,11 +69,21 @@ func (b *PitchBank) MaxTaps() int { return b.tabs[len(b.tabs)-1].taps }
 
 // FilterSteps is Filter with a step per output: output i lies at p, and
 // the position then moves on by steps[i]. out and steps have the same
-// length. It returns the position after the last output.
-func (t *Interp) FilterSteps(out []Frame, l, r []float32, p uint64, steps []uint64, gl, gr float32) uint64 {
+// length. A mono source (l and r equal, as Decode writes it) sums one
+// plane, to the same bits. It returns the position after the last
+// output.
+func (t *Interp) FilterSteps(out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64 {
 	steps = steps[:len(out)]
 	for i := range out {
-		t.Filter(out[i:i+1], l, r, p, 0, gl, gr)
+		var sl, sr float32
+		if mono {
+			sl = t.atMono(l, p)
+			sr = sl
+		} else {
+			sl, sr = t.at(l, r, p)
+		}
+		out[i][0] += float32(sl * gl)
+		out[i][1] += float32(sr * gr)
 		p += steps[i]
 	}
 	return p
