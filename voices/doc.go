@@ -76,7 +76,7 @@
 // with the ratio. The ratios are quantised to 1, 1.25, 1.5 and 1.75 per
 // octave, each a table built by NewEngine. So nothing aliases, and the
 // cutoff sits at most 20% low. It is scalar code: 32 pitched voices cost
-// about 30 times the unpitched mix (BenchmarkMix32). SetPitch on a voice
+// about 40 times the unpitched mix (BenchmarkMix32). SetPitch on a voice
 // played without a pitch returns ErrNotPitched.
 //
 // The output is protected by a look-ahead peak limiter, which delays the

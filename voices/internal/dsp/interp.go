@@ -145,22 +145,3 @@ func (t *Interp) at(l, r []float32, p uint64) (sl, sr float32) {
 	}
 	return sl, sr
 }
-
-// atMono is at for a mono source, whose planes are equal: one plane's
-// sum, the same bits as at's either channel.
-func (t *Interp) atMono(l []float32, p uint64) (s float32) {
-	K := t.taps
-	j := int(p >> 32)
-	x := uint32(p)
-	ph := int(x >> (32 - interpBits))
-	w := float32(x<<interpBits) * (1.0 / (1 << 32))
-	c0 := t.coef[ph*K : ph*K+K : ph*K+K]
-	c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
-	wl := l[j : j+K : j+K]
-	c1, wl = c1[:len(c0)], wl[:len(c0)]
-	for k := range c0 {
-		c := c0[k] + float32(w*float32(c1[k]-c0[k]))
-		s += float32(c * wl[k])
-	}
-	return s
-}

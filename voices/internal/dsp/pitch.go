@@ -77,14 +77,41 @@ func (t *Interp) FilterSteps(out []Frame, l, r []float32, mono bool, p uint64, s
 	for i := range out {
 		var sl, sr float32
 		if mono {
-			sl = t.atMono(l, p)
+			sl = t.dot4(l, p)
 			sr = sl
 		} else {
-			sl, sr = t.at(l, r, p)
+			sl, sr = t.dot4(l, p), t.dot4(r, p)
 		}
 		out[i][0] += float32(sl * gl)
 		out[i][1] += float32(sr * gr)
 		p += steps[i]
 	}
 	return p
+}
+
+// dot4 returns the filter's output from plane x at the 32.32 position p,
+// counted from x[0]: Filter's sum, in four running sums (taps k, k+4,
+// k+8... each), added pairwise at the end. Four chains keep the adder
+// busy where one would wait on each sum; the order is fixed, so the bits
+// are the same on every CPU (they differ from Filter's in the last
+// place).
+func (t *Interp) dot4(x []float32, p uint64) float32 {
+	K := t.taps
+	j := int(p >> 32)
+	f := uint32(p)
+	ph := int(f >> (32 - interpBits))
+	w := float32(f<<interpBits) * (1.0 / (1 << 32)) // between rows ph and ph+1
+	c0 := t.coef[ph*K : ph*K+K : ph*K+K]
+	c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
+	wx := x[j : j+K : j+K]
+	c1, wx = c1[:len(c0)], wx[:len(c0)]
+	var s0, s1, s2, s3 float32
+	for k := 0; k+4 <= len(c0); k += 4 {
+		a, b, c := c0[k:k+4:k+4], c1[k:k+4:k+4], wx[k:k+4:k+4]
+		s0 += float32((a[0] + float32(w*float32(b[0]-a[0]))) * c[0])
+		s1 += float32((a[1] + float32(w*float32(b[1]-a[1]))) * c[1])
+		s2 += float32((a[2] + float32(w*float32(b[2]-a[2]))) * c[2])
+		s3 += float32((a[3] + float32(w*float32(b[3]-a[3]))) * c[3])
+	}
+	return float32(s0+s1) + float32(s2+s3)
 }
