@@ -27,8 +27,9 @@ func benchFormats() []Format {
 // formats.
 //
 // The mixer renders blocks of block frames (0: the default) and, with
-// perVoice, resamples each voice on its own.
-func benchEngine(b *testing.B, voices int, rs Resampler, block int, perVoice bool) (*Engine, *Offline) {
+// perVoice, resamples each voice on its own. A pitch other than 0 plays
+// every voice pitched (pitch.go), at pitches spread around it.
+func benchEngine(b *testing.B, voices int, rs Resampler, block int, perVoice bool, pitch float32) (*Engine, *Offline) {
 	e, dev := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, Resampler: rs, BlockFrames: block})
 	if perVoice {
 		e.mix.perVoice()
@@ -39,7 +40,11 @@ func benchEngine(b *testing.B, voices int, rs Resampler, block int, perVoice boo
 		clips = append(clips, c)
 	}
 	for i := 0; i < voices; i++ {
-		if _, err := e.Play(clips[i%len(clips)], PlayDesc{Loop: true, Pan: float32(i%5)/2 - 1}); err != nil {
+		d := PlayDesc{Loop: true, Pan: float32(i%5)/2 - 1}
+		if pitch != 0 {
+			d.Pitch = pitch * (1 + float32(i%7)/64) // up to 9% sharp: every voice its own step
+		}
+		if _, err := e.Play(clips[i%len(clips)], d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -111,7 +116,9 @@ func BenchmarkPlay(b *testing.B) {
 // resampled voice through its own filter, as before rate buses
 // (ratebus.go). The -block64 variants render the same 1024 frames per op
 // in 64-frame blocks, so their figures per op compare per frame with the
-// 1024-frame ones: the fixed cost of a block.
+// 1024-frame ones: the fixed cost of a block. vector-sinc-pitched plays
+// every voice pitched (at 1 to 1.09), each through its own scalar
+// dsp.Interp filter.
 func BenchmarkMix32(b *testing.B) {
 	for _, c := range []struct {
 		name     string
@@ -119,17 +126,19 @@ func BenchmarkMix32(b *testing.B) {
 		rs       Resampler
 		block    int
 		perVoice bool
+		pitch    float32
 	}{
-		{"impl=scalar-linear", dsp.ScalarKernels(), ResamplerLinear, 1024, false},
-		{"impl=vector-linear", dsp.BestKernels(), ResamplerLinear, 1024, false},
-		{"impl=scalar-sinc", dsp.ScalarKernels(), ResamplerSinc, 1024, false},
-		{"impl=vector-sinc", dsp.BestKernels(), ResamplerSinc, 1024, false},
-		{"impl=vector-sinc-pervoice", dsp.BestKernels(), ResamplerSinc, 1024, true},
-		{"impl=vector-linear-block64", dsp.BestKernels(), ResamplerLinear, 64, false},
-		{"impl=vector-sinc-block64", dsp.BestKernels(), ResamplerSinc, 64, false},
+		{"impl=scalar-linear", dsp.ScalarKernels(), ResamplerLinear, 1024, false, 0},
+		{"impl=vector-linear", dsp.BestKernels(), ResamplerLinear, 1024, false, 0},
+		{"impl=scalar-sinc", dsp.ScalarKernels(), ResamplerSinc, 1024, false, 0},
+		{"impl=vector-sinc", dsp.BestKernels(), ResamplerSinc, 1024, false, 0},
+		{"impl=vector-sinc-pervoice", dsp.BestKernels(), ResamplerSinc, 1024, true, 0},
+		{"impl=vector-linear-block64", dsp.BestKernels(), ResamplerLinear, 64, false, 0},
+		{"impl=vector-sinc-block64", dsp.BestKernels(), ResamplerSinc, 64, false, 0},
+		{"impl=vector-sinc-pitched", dsp.BestKernels(), ResamplerSinc, 1024, false, 1},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			e, _ := benchEngine(b, 32, c.rs, c.block, c.perVoice)
+			e, _ := benchEngine(b, 32, c.rs, c.block, c.perVoice, c.pitch)
 			buf := make([]byte, 1024*8)
 			_, _ = e.mix.Read(buf) // start the voices before switching kernels
 			e.mix.setKernels(c.ks)

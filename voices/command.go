@@ -18,6 +18,7 @@ const (
 	cmdBusStop
 	cmdFade
 	cmdPause
+	cmdPitch // pitch.go
 )
 
 // command is one fixed-size request from a game goroutine to the mixer,
@@ -36,11 +37,12 @@ type command struct {
 	clip      *clipState
 	enqueueNs int64 // the mixer's latest block start at Play, for the Play-to-mix latency
 	// Issue 18's fields (bus.go, control.go, clock.go).
-	at     int64 // Play: the engine clock frame to start at; 0 or past: the next block
-	offset int64 // Play: the source frame to start from
-	fade   int32 // frames of a fade (Play's fade-in, FadeBus, StopBus, Fade)
-	bus    uint8 // Play: the voice's bus; bus commands: the bus
-	op     uint8 // the command's variant: an After, or on/off
+	at     int64   // Play: the engine clock frame to start at; 0 or past: the next block
+	offset int64   // Play: the source frame to start from
+	fade   int32   // frames of a fade (Play's fade-in, FadeBus, StopBus, Fade)
+	bus    uint8   // Play: the voice's bus; bus commands: the bus
+	op     uint8   // the command's variant: an After, or on/off
+	pitch  float32 // Play: PlayDesc.Pitch; 0 plays unpitched
 }
 
 const (

@@ -50,6 +50,11 @@ func (e *Engine) initExt(d EngineDesc) error {
 // the bus's MaxVoices and the clip's limits, returning what it counted
 // (cmdFlagBusCount, cmdFlagClipCount) or the refusal's sentinel.
 func (e *Engine) playExt(c *clipState, d *PlayDesc) (int32, uint8, error) {
+	if d.Pitch != 0 {
+		if err := checkPitch("PlayDesc.Pitch", d.Pitch); err != nil {
+			return 0, 0, err
+		}
+	}
 	if int(d.Bus) >= len(e.buses) || d.Offset < 0 || d.Offset >= c.frames || d.FadeIn < 0 || d.At < 0 {
 		return 0, 0, e.badPlay(c, d)
 	}

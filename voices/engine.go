@@ -129,6 +129,10 @@ type PlayDesc struct {
 	At int64
 	// Offset is the source frame the voice starts from, inside the clip.
 	Offset int
+	// Pitch is the playback-rate ratio, 0.25 to 4; 0 plays at 1 on the
+	// shared rate bus. A voice played with a pitch is resampled alone,
+	// for its whole life, and SetPitch may change it.
+	Pitch float32
 }
 
 // Engine plays clips on a device through one mixer. Play, Stop, SetVolume,
@@ -387,7 +391,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	// skipped when unused, so that a plain Play pays two branches.
 	var fadeIn int32
 	var ext uint8 // cmdFlagBusCount, cmdFlagClipCount
-	if d.Bus != 0 || d.FadeIn != 0 || d.At != 0 || d.Offset != 0 || c.lim != nil {
+	if d.Bus != 0 || d.FadeIn != 0 || d.At != 0 || d.Offset != 0 || d.Pitch != 0 || c.lim != nil {
 		var err error
 		if fadeIn, ext, err = e.playExt(c, &d); err != nil {
 			return 0, err
@@ -419,6 +423,10 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
 	cmd.value, cmd.pan, cmd.clip, cmd.enqueueNs = vol, d.Pan, c, e.mix.blockNs.Load()
 	cmd.at, cmd.offset, cmd.fade, cmd.bus = d.At, int64(d.Offset), fadeIn, uint8(d.Bus)
+	cmd.pitch = d.Pitch
+	if d.Pitch != 0 {
+		e.mix.pitchable[slot].Store(true)
+	}
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil
 }

@@ -76,4 +76,8 @@ var (
 	// ErrInvalid is returned for an impossible setting: a NaN or negative
 	// volume, a pan outside [-1, 1], a bad EngineDesc field.
 	ErrInvalid = errors.New("voices: invalid argument")
+	// ErrNotPitched is returned, unwrapped, by SetPitch for a voice
+	// played without PlayDesc.Pitch: play with a pitch to make a voice
+	// pitchable.
+	ErrNotPitched = errors.New("voices: voice not played with a pitch")
 )

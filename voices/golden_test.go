@@ -67,8 +67,10 @@ func goldenPCM(r *rand.Rand, f Format, frames int) []byte {
 // device format dev, with the kernels ks, and returns the device bytes:
 // every one of the 36 source formats playing (looped and one-shot, every
 // pan and several volumes), then volume and pan ramps, stops (fades),
-// format gains, and a master gain that drives the limiter.
-func goldenRender(t *testing.T, rs Resampler, dev Format, ks *dsp.Kernels) []byte {
+// format gains, and a master gain that drives the limiter. With pitched,
+// every voice plays at a pitch of its own (0.25 to 4) and block 6 sets
+// new ones, ramped across it.
+func goldenRender(t *testing.T, rs Resampler, dev Format, ks *dsp.Kernels, pitched bool) []byte {
 	const block = 256
 	e, off := offlineEngine(t, EngineDesc{Format: dev, Resampler: rs, MaxVoices: 64, BlockFrames: block})
 	e.mix.setKernels(ks)
@@ -77,7 +79,11 @@ func goldenRender(t *testing.T, rs Resampler, dev Format, ks *dsp.Kernels) []byt
 	for i, f := range allFormats() {
 		frames := f.Rate/8 + 37*i // a different length for each
 		_, c := clipOf(t, e, f.String(), f, goldenPCM(r, f, frames), ClipDesc{LoopStart: frames / 3})
-		h, err := e.Play(c, PlayDesc{Volume: float32(1+i%4) / 4, Pan: float32(i%9-4) / 4, Loop: i%3 != 0})
+		d := PlayDesc{Volume: float32(1+i%4) / 4, Pan: float32(i%9-4) / 4, Loop: i%3 != 0}
+		if pitched {
+			d.Pitch = float32(1+i%16) / 4
+		}
+		h, err := e.Play(c, d)
 		if err != nil {
 			t.Fatalf("Play %v: %v", f, err)
 		}
@@ -87,6 +93,12 @@ func goldenRender(t *testing.T, rs Resampler, dev Format, ks *dsp.Kernels) []byt
 	buf := make([]byte, block*dev.FrameBytes())
 	for b := range 64 {
 		switch b {
+		case 6:
+			for i, h := range hs {
+				if pitched {
+					_ = e.SetPitch(h, float32(16-i%16)/4)
+				}
+			}
 		case 4:
 			for i, h := range hs {
 				_ = e.SetVolume(h, float32(i%5)/3) // a stale handle is moot
@@ -132,12 +144,16 @@ func TestRenderGolden(t *testing.T) {
 	sets := append([]*dsp.Kernels{dsp.ScalarKernels()}, dsp.VectorKernels()...)
 	got := map[string]string{}
 	var names []string
-	for _, rs := range []Resampler{ResamplerSinc, ResamplerLinear} {
+	for _, m := range []struct {
+		name    string
+		rs      Resampler
+		pitched bool
+	}{{"sinc", ResamplerSinc, false}, {"linear", ResamplerLinear, false}, {"pitched", ResamplerSinc, true}} {
 		for _, dev := range goldenDevices {
-			name := rs.String() + "/" + dev.String()
+			name := m.name + "/" + dev.String()
 			names = append(names, name)
 			for _, ks := range sets {
-				sum := sha256.Sum256(goldenRender(t, rs, dev, ks))
+				sum := sha256.Sum256(goldenRender(t, m.rs, dev, ks, m.pitched))
 				h := hex.EncodeToString(sum[:])
 				if prev, ok := got[name]; ok && prev != h {
 					t.Errorf("%s: the %s kernels render %s, the scalar ones %s", name, ks.Name(), h, prev)

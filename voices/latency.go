@@ -36,6 +36,10 @@ func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32,
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
 	cmd.value, cmd.pan, cmd.clip, cmd.enqueueNs = vol, d.Pan, c, e.now()
 	cmd.at, cmd.offset, cmd.fade, cmd.bus = 0, int64(d.Offset), fadeIn, uint8(d.Bus)
+	cmd.pitch = d.Pitch
+	if d.Pitch != 0 {
+		e.mix.pitchable[slot].Store(true)
+	}
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil
 }

@@ -75,6 +75,11 @@ type mixer struct {
 	playMaxNs  atomic.Int64
 
 	x mixExt // buses, pauses, timed fades, scheduled starts, events: busmix.go
+
+	// pitchable is set by Play for a voice played with a pitch and
+	// cleared by the mixer before its slot is free again: SetPitch reads
+	// it to refuse an unpitched voice.
+	pitchable []atomic.Bool
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -90,6 +95,7 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 		master:  1, masterCur: 1,
 		formatGain: make([]float32, len(slots.pools)),
 		lim:        dsp.NewLimiter(dev.Rate),
+		pitchable:  make([]atomic.Bool, len(slots.states)),
 	}
 	m.outPos = len(m.out) // nothing rendered yet
 	m.limDelay = m.lim.Delay()
@@ -102,11 +108,12 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 	// Voices resampled by the sinc share their source rate's bus instead
 	// (ratebus.go): they mix at the source rate, as unity-rate voices.
 	kern, planes := dsp.BestKernels(), dsp.NewPlanes()
+	ps := newPitchState(slots, dev.Rate, block)
 	busOf := map[int]*rateBus{}
 	for pi := range slots.pools {
 		p := &slots.pools[pi]
 		rate := p.format.Rate
-		fixed := voice{pool: p, kind: kindOf(p.format), step: uint64(rate) << 32 / uint64(dev.Rate), fade: fadeFrames, kern: kern, planes: planes, mono: p.format.Channels == 1}
+		fixed := voice{pool: p, kind: kindOf(p.format), step: uint64(rate) << 32 / uint64(dev.Rate), fade: fadeFrames, kern: kern, planes: planes, mono: p.format.Channels == 1, ps: ps}
 		if rs == ResamplerSinc && rate != dev.Rate && p.size > 0 {
 			b := busOf[rate]
 			if b == nil {
@@ -270,6 +277,10 @@ func (m *mixer) drain() {
 			if v := m.voiceFor(&c); v != nil {
 				v.panL, v.panR = panGains(c.pan, v.mono, m.monoOut)
 			}
+		case cmdPitch:
+			if v := m.voiceFor(&c); v != nil && v.pitched {
+				v.stepTo = pitchStep(v.pool.format.Rate, m.dev.Rate, c.value)
+			}
 		case cmdMaster:
 			m.master = c.value
 		case cmdFormatGain:
@@ -315,6 +326,9 @@ func (m *mixer) play(c *command) {
 	v.gen, v.clip, v.data, v.end, v.loopStart = c.gen, cs, cs.data, cs.frames, cs.loopStart
 	v.loop, v.volume = c.flags&cmdFlagLoop != 0, c.value
 	v.priority, v.protected = c.priority, c.flags&cmdFlagProtected != 0
+	if c.pitch != 0 {
+		m.startPitched(v, c.pitch)
+	}
 	v.order, v.counted, v.joining = m.order, true, v.bus != nil
 	if v.loop {
 		v.end = cs.loopEnd
@@ -331,6 +345,7 @@ func (m *mixer) play(c *command) {
 // refuse hands a reserved slot back and counts the refusal.
 func (m *mixer) refuse(v *voice, slot uint32, counted bool) {
 	m.refusals.Add(1)
+	m.unpitch(slot)
 	m.release(slot, EventRefused)
 	m.slots.retire(v.pool, slot, counted)
 }
@@ -410,6 +425,7 @@ func (m *mixer) reap() {
 }
 
 func (m *mixer) endVoice(v *voice, s uint32) {
+	m.unpitch(s)
 	m.release(s, EventEnded)
 	v.clip.bank.readers.Add(-1)
 	counted := v.counted

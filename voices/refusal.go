@@ -79,12 +79,14 @@ const (
 	callFade
 	callPause
 	callResume
+	callSetPitch
 )
 
 var callNames = [...]string{
 	callPlay: "Play", callStop: "Stop", callSetVolume: "SetVolume", callSetPan: "SetPan",
 	callSetMasterGain: "SetMasterGain", callSetFormatGain: "SetFormatGain",
 	callBus: "a bus call", callFade: "Fade", callPause: "Pause", callResume: "Resume",
+	callSetPitch: "SetPitch",
 }
 
 // refuse records a refusal of call for reason (fi is the format index, or

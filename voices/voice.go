@@ -37,6 +37,7 @@ type voice struct {
 	bus    *rateBus       // the source rate's shared resampler, or nil: the voice mixes into the device bus
 	fade   int            // a fade's length in the frames the voice mixes at
 	mono   bool
+	ps     *pitchState // the pitched voices' filters and scratch (pitch.go)
 
 	// Set by Play.
 	gen        uint32
@@ -56,6 +57,8 @@ type voice struct {
 	counted    bool   // counted against the caps (false once stolen)
 	joining    bool   // on a bus, not yet summed: it joins at the next block
 	startOff   int    // on a bus, joining: its start's device frame inside the block
+	pitched    bool   // played with a pitch: resampled alone, step moving from step to stepTo
+	stepTo     uint64 // pitched: the step this block ramps to
 
 	gainL, gainR float32 // gains applied at the end of the last block
 	fading       bool
@@ -66,7 +69,7 @@ type voice struct {
 // fixed returns v with only the fields fixed at construction: what a
 // voice is between plays.
 func (v *voice) fixed() voice {
-	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, planes: v.planes, bus: v.bus, fade: v.fade, mono: v.mono}
+	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, planes: v.planes, bus: v.bus, fade: v.fade, mono: v.mono, ps: v.ps}
 }
 
 // ramp is a voice's gain across one block: before each frame, l and r
@@ -118,7 +121,7 @@ func (v *voice) render(mix, scratch []frame, tl, tr float32) {
 			mix[i][1] += float32(f[1] * g.r)
 		}
 	}
-	if !v.loop && int(v.pos>>32) >= v.stop() {
+	if !v.loop && !v.pitched && int(v.pos>>32) >= v.stop() {
 		v.ended = true
 	}
 }
@@ -129,6 +132,10 @@ func (v *voice) render(mix, scratch []frame, tl, tr float32) {
 // across the loop seam or past the end, which goes through decode. A
 // voice with the sinc goes to renderSinc instead.
 func (v *voice) renderFrames(mix []frame, gl, gr float32) {
+	if v.pitched {
+		v.renderPitched(mix, gl, gr)
+		return
+	}
 	if v.sinc != nil {
 		v.renderSinc(mix, gl, gr)
 		return

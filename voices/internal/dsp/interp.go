@@ -57,7 +57,15 @@ func InterpFor(src, dev int) *Interp {
 	if interps.m == nil {
 		interps.m = map[[2]int]*Interp{}
 	}
-	ratio := max(1, float64(src)/float64(dev))
+	t := newInterp(max(1, float64(src)/float64(dev)))
+	interps.m[key] = t
+	return t
+}
+
+// newInterp builds an Interp for ratio source frames per output frame (at
+// least 1): sincTaps×ratio taps, rounded up to a multiple of 8, with the
+// cutoff divided by ratio.
+func newInterp(ratio float64) *Interp {
 	K := int(math.Ceil(sincTaps*ratio/8)) * 8
 	t := &Interp{taps: K, half: K/2 - 1, coef: make([]float32, (interpPhases+1)*K)}
 	row := make([]float64, K)
@@ -67,7 +75,6 @@ func InterpFor(src, dev int) *Interp {
 			t.coef[ph*K+k] = float32(c)
 		}
 	}
-	interps.m[key] = t
 	return t
 }
 
@@ -109,26 +116,32 @@ func sincRow(row []float64, frac float64, half int, fc float64) {
 // position's whole part, and its fraction picks the coefficients. l and
 // r must hold every frame the windows read.
 func (t *Interp) Filter(out []Frame, l, r []float32, p, step uint64, gl, gr float32) uint64 {
-	K := t.taps
 	for i := range out {
-		j := int(p >> 32)
-		x := uint32(p)
-		ph := int(x >> (32 - interpBits))
-		w := float32(x<<interpBits) * (1.0 / (1 << 32)) // between rows ph and ph+1
-		c0 := t.coef[ph*K : ph*K+K : ph*K+K]
-		c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
-		wl := l[j : j+K : j+K]
-		wr := r[j : j+K : j+K]
-		c1, wl, wr = c1[:len(c0)], wl[:len(c0)], wr[:len(c0)] // one bounds check, not one a tap
-		var sl, sr float32
-		for k := range c0 {
-			c := c0[k] + float32(w*float32(c1[k]-c0[k]))
-			sl += float32(c * wl[k])
-			sr += float32(c * wr[k])
-		}
+		sl, sr := t.at(l, r, p)
 		out[i][0] += float32(sl * gl)
 		out[i][1] += float32(sr * gr)
 		p += step
 	}
 	return p
+}
+
+// at returns the filter's stereo output at the 32.32 position p, counted
+// from l[0] and r[0].
+func (t *Interp) at(l, r []float32, p uint64) (sl, sr float32) {
+	K := t.taps
+	j := int(p >> 32)
+	x := uint32(p)
+	ph := int(x >> (32 - interpBits))
+	w := float32(x<<interpBits) * (1.0 / (1 << 32)) // between rows ph and ph+1
+	c0 := t.coef[ph*K : ph*K+K : ph*K+K]
+	c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
+	wl := l[j : j+K : j+K]
+	wr := r[j : j+K : j+K]
+	c1, wl, wr = c1[:len(c0)], wl[:len(c0)], wr[:len(c0)] // one bounds check, not one a tap
+	for k := range c0 {
+		c := c0[k] + float32(w*float32(c1[k]-c0[k]))
+		sl += float32(c * wl[k])
+		sr += float32(c * wr[k])
+	}
+	return sl, sr
 }

@@ -1,0 +1,168 @@
+package voices
+
+import (
+	"fmt"
+
+	"github.com/steadyframe/steadyframe/voices/internal/dsp"
+)
+
+// Pitch limits: a voice plays at 0.25 to 4 times its clip's rate.
+const (
+	MinPitch = 0.25
+	MaxPitch = 4
+)
+
+// pitchSpan is how many source frames a pitched voice decodes at once:
+// the planes it filters from. It holds the longest window (4608 frames,
+// 192 kHz at pitch 4 on an 8 kHz device) and then some outputs.
+const pitchSpan = 8192
+
+// pitchState is what the pitched voices of one mixer share: the filters,
+// built by NewEngine, and the scratch each voice uses in turn. It belongs
+// to the mixer (the barrier holder).
+type pitchState struct {
+	bank  *dsp.PitchBank
+	l, r  []float32 // the decoded source, one plane per channel
+	ilv   []float32 // the same, interleaved, as dsp.Decode writes it
+	steps []uint64  // a block's steps, one per output
+}
+
+// newPitchState builds the filters for every format of slots, up to
+// pitch 4, on a device of rate dev.
+func newPitchState(slots *slotTable, dev, block int) *pitchState {
+	var most uint64
+	for i := range slots.pools {
+		most = max(most, pitchStep(slots.pools[i].format.Rate, dev, MaxPitch))
+	}
+	return &pitchState{
+		bank: dsp.PitchBankUpTo(most),
+		l:    make([]float32, pitchSpan), r: make([]float32, pitchSpan),
+		ilv:   make([]float32, 2*pitchSpan),
+		steps: make([]uint64, block),
+	}
+}
+
+// pitchStep returns the source frames per device frame, 32.32, of a
+// voice from rate src at pitch on a device of rate dev. Two products and
+// a quotient, none fused: the same bits on every CPU.
+func pitchStep(src, dev int, pitch float32) uint64 {
+	return uint64(float64(float64(src)*float64(pitch)) / float64(dev) * dsp.FracOne)
+}
+
+func checkPitch(name string, p float32) error {
+	if !(p >= MinPitch && p <= MaxPitch) {
+		return fmt.Errorf("%w: %s %v (want %v..%v, or 0 for 1)", ErrInvalid, name, p, MinPitch, MaxPitch)
+	}
+	return nil
+}
+
+// SetPitch changes the playback rate of h's voice, which must have been
+// played with PlayDesc.Pitch set, to pitch (0.25..4; 0 means 1). The
+// step moves linearly across the mixer's next block, so a sweep has no
+// zipper noise. A voice played without a pitch is refused with
+// ErrNotPitched; its other refusals are SetVolume's.
+func (e *Engine) SetPitch(h Handle, pitch float32) error {
+	if pitch == 0 {
+		pitch = 1
+	}
+	if err := checkPitch("SetPitch pitch", pitch); err != nil {
+		return err
+	}
+	if s, ok := e.slots.liveHandle(h); ok && !e.mix.pitchable[s].Load() {
+		return ErrNotPitched
+	}
+	return e.voiceCmd(h, command{kind: cmdPitch, value: pitch}, callSetPitch)
+}
+
+// startPitched makes v, just started by c, a pitched voice: off its rate
+// bus, its fade in device frames, its step set.
+func (m *mixer) startPitched(v *voice, pitch float32) {
+	v.bus, v.sinc, v.fade, v.pitched = nil, nil, m.fade, true
+	v.step = pitchStep(v.pool.format.Rate, m.dev.Rate, pitch)
+	v.stepTo = v.step
+}
+
+// renderPitched mixes len(mix) frames of a pitched voice at gains (gl,
+// gr). Its position counts frames of the stream it plays: the clip, then
+// the loop region again and again (frames before the clip and past a
+// one-shot's end are silence). Each output's step moves linearly from
+// v.step to v.stepTo across the block. The filter is the bank's for the
+// larger of the two, so its cutoff lies at or below the output's Nyquist
+// frequency. The stream is decoded a span at a time into planes.
+func (v *voice) renderPitched(mix []frame, gl, gr float32) {
+	ps := v.ps
+	n := len(mix)
+	steps := ps.steps[:n]
+	d := int64(v.stepTo - v.step)
+	for i := range steps {
+		steps[i] = v.step + uint64(d*int64(i+1)/int64(n))
+	}
+	t := ps.bank.For(max(v.step, v.stepTo))
+	K, half := t.Taps(), t.Half()
+	for i := 0; i < n; {
+		if L := v.end - v.loopStart; v.loop {
+			// The stream repeats with the loop's length past its start.
+			for int(v.pos>>32)-half-L >= v.loopStart {
+				v.pos -= uint64(L) << 32
+			}
+		}
+		base := int(v.pos>>32) - half // the next output's window start
+		if !v.loop && base >= v.end {
+			v.ended = true
+			break
+		}
+		// As many outputs as the span holds. The filter takes each
+		// position counted from its window's start: base + half is the
+		// next output's window start in the planes' frame 0.
+		org := uint64(base+half) << 32
+		p := v.pos - org
+		c, q := 0, p
+		for i+c < n && int(q>>32)+K <= pitchSpan {
+			q += steps[i+c]
+			c++
+		}
+		span := int(q>>32) + K // frames the outputs read at most, and the next one's start
+		v.decodeStream(ps, base, min(span, pitchSpan))
+		t.FilterSteps(mix[i:i+c], ps.l, ps.r, v.mono, p, steps[i:i+c], gl, gr)
+		v.pos = org + q
+		i += c
+	}
+	v.step = v.stepTo
+}
+
+// decodeStream decodes n frames of the stream from frame base into the
+// planes of ps.
+func (v *voice) decodeStream(ps *pitchState, base, n int) {
+	ilv := ps.ilv[:2*n]
+	fb := v.kind.FrameBytes()
+	for j := 0; j < n; {
+		s := base + j
+		if s >= v.end && v.loop {
+			s = v.loopStart + (s-v.end)%(v.end-v.loopStart)
+		}
+		run := 1
+		switch {
+		case s < 0:
+			run = min(n-j, -s)
+			clear(ilv[2*j : 2*(j+run)])
+		case s >= v.end:
+			run = n - j
+			clear(ilv[2*j:])
+		default:
+			run = min(n-j, v.end-s)
+			dsp.Decode(v.kind, ilv[2*j:2*(j+run)], v.data[fb*s:fb*(s+run)])
+		}
+		j += run
+	}
+	l, r := ps.l[:n], ps.r[:n]
+	for j := range l {
+		l[j], r[j] = ilv[2*j], ilv[2*j+1]
+	}
+}
+
+// unpitch clears slot s's pitchable mark before the slot is free again.
+func (m *mixer) unpitch(s uint32) {
+	if m.pitchable[s].Load() {
+		m.pitchable[s].Store(false)
+	}
+}
