@@ -44,7 +44,7 @@ func (o *output) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	for rest := p; len(rest) > 0; {
-		n, err := syscall.Write(o.fd, rest)
+		n, err := sysWrite(o.fd, rest)
 		if err == syscall.EINTR {
 			continue
 		}
