@@ -64,7 +64,10 @@ func TestOtoAdoptsContext(t *testing.T) {
 	if len(ours) < 48000 {
 		t.Fatalf("only %d frames of the engine's tone captured", len(ours))
 	}
-	if f := frequency(ours, 48000); math.Abs(f-440) > 1 {
+	// The unpaced file device reads faster than the mixer fills, so oto
+	// pads with silence between reads: the tone is measured on its
+	// longest unbroken run, not across the gaps nonZero closes.
+	if f := frequency(longestRun(l[:res.StopOffset/8]), 48000); math.Abs(f-440) > 1 {
 		t.Errorf("the engine's tone is %.2f Hz, want 440", f)
 	}
 	if p, want := peakOf(ours), toneAmp*math.Cos(math.Pi/4); math.Abs(p-want) > 0.01 {
@@ -193,4 +196,19 @@ func (s *sineF32) Read(p []byte) (int, error) {
 	}
 	s.frames.Add(int64(n / 8))
 	return n, nil
+}
+
+// longestRun returns the longest stretch of x without a zero sample.
+func longestRun(x []float32) []float32 {
+	var best []float32
+	start := 0
+	for i := 0; i <= len(x); i++ {
+		if i == len(x) || x[i] == 0 {
+			if i-start > len(best) {
+				best = x[start:i]
+			}
+			start = i + 1
+		}
+	}
+	return best
 }
