@@ -196,21 +196,32 @@ func (m *mixer) renderTimed(v *voice, e *voiceExt, dst []frame) {
 		g := e.gate.cur
 		v.render(dst[i:i+k], m.scratch, tl*g, tr*g)
 		i += k
-		if volMoving && e.vol.total == 0 {
-			switch e.volAfter {
-			case AfterStop:
-				m.startFade(v)
-				e.why = EventStopped
-			case AfterPause:
-				m.pauseVoice(e, true)
-			}
-			e.volAfter = AfterNone
-		}
-		if gateMoving && e.gate.total == 0 && e.pausing {
-			e.pausing, e.paused = false, true
+		if m.fadesEnded(v, e, volMoving, gateMoving) {
 			return
 		}
 	}
+}
+
+// fadesEnded acts on the fades that have just reached their targets: a
+// volume fade's after-action (stop or pause), and a closing gate, which
+// pauses the voice. It reports whether the voice paused. renderTimed and
+// advanceMember share it, so a fade ends the same way on either path.
+func (m *mixer) fadesEnded(v *voice, e *voiceExt, volMoving, gateMoving bool) bool {
+	if volMoving && e.vol.total == 0 {
+		switch e.volAfter {
+		case AfterStop:
+			m.startFade(v)
+			e.why = EventStopped
+		case AfterPause:
+			m.pauseVoice(e, true)
+		}
+		e.volAfter = AfterNone
+	}
+	if gateMoving && e.gate.total == 0 && e.pausing {
+		e.pausing, e.paused = false, true
+		return true
+	}
+	return false
 }
 
 // advanceMember moves the fades of a voice on a rate bus on by a block.
@@ -227,20 +238,8 @@ func (m *mixer) advanceMember(v *voice, e *voiceExt) {
 	e.gate.advance(m.block)
 	if volMoving {
 		v.volume = e.vol.cur
-		if e.vol.total == 0 {
-			switch e.volAfter {
-			case AfterStop:
-				m.startFade(v)
-				e.why = EventStopped
-			case AfterPause:
-				m.pauseVoice(e, true)
-			}
-			e.volAfter = AfterNone
-		}
 	}
-	if gateMoving && e.gate.total == 0 && e.pausing {
-		e.pausing, e.paused = false, true
-	}
+	m.fadesEnded(v, e, volMoving, gateMoving)
 }
 
 // pauseVoice closes (pause) or opens (resume) a voice's gate over the
