@@ -55,8 +55,9 @@ type ClipDesc struct {
 	// cap. Instances says what a Play past it does.
 	MaxInstances int
 	Instances    Instances
-	// Cooldown refuses a Play (ErrCooldown) within this long of the
-	// clip's last accepted Play; 0 means none.
+	// Cooldown refuses a Play (ErrCooldown) whose voice would start
+	// within this long of the clip's last accepted start, on the engine
+	// clock; 0 means none.
 	Cooldown time.Duration
 }
 
@@ -171,7 +172,7 @@ func (b *Bank) Clip(d ClipDesc) (Clip, error) {
 	if d.LoopStart < 0 || d.LoopStart >= end || end > frames {
 		return Clip{}, fmt.Errorf("%w: bank %q: loop [%d, %d) outside the clip's %d frames", ErrPCM, b.name, d.LoopStart, end, frames)
 	}
-	lim, err := newClipLimits(d)
+	lim, err := newClipLimits(d, b.engine.format.Rate)
 	if err != nil {
 		return Clip{}, fmt.Errorf("bank %q: %w", b.name, err)
 	}

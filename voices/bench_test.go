@@ -61,7 +61,7 @@ func benchEngine(b *testing.B, voices int, rs Resampler, block int, perVoice boo
 // Play-to-mix statistic, side by side in the same run. impl=ours+issue18-
 // fields sets every PlayDesc field issue 18 added (a bus with a voice cap,
 // a fade-in, a start time, an offset); impl=ours+clip-limits plays a clip
-// with MaxInstances and a Cooldown.
+// with MaxInstances and a Cooldown, each Play a frame later (At).
 func BenchmarkPlay(b *testing.B) {
 	for _, impl := range []string{"ours", "ours+clock-read", "ours+issue18-fields", "ours+clip-limits"} {
 		b.Run("impl="+impl, func(b *testing.B) {
@@ -74,10 +74,12 @@ func BenchmarkPlay(b *testing.B) {
 				// Every new PlayDesc field, on a bus with a voice cap.
 				d = PlayDesc{Bus: 2, FadeIn: 5 * time.Millisecond, At: 1 << 40, Offset: 10}
 			case "ours+clip-limits":
-				// A clip with an instance cap and a cooldown short enough to
-				// pass: the cooldown reads the clock.
+				// A clip with an instance cap and a cooldown of one frame,
+				// which each Play passes by starting a frame after the last
+				// (the cooldown counts start frames on the engine clock).
 				cd = ClipDesc{MaxInstances: 1024, Cooldown: time.Nanosecond}
 			}
+			limits := impl == "ours+clip-limits"
 			_, c := clipOf(b, e, "t", mono44, tone(mono44, 441, 440, 0.5), cd)
 			clockRead := impl == "ours+clock-read"
 			var sink int64
@@ -85,6 +87,9 @@ func BenchmarkPlay(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				if clockRead {
 					sink += e.now()
+				}
+				if limits {
+					d.At = 1<<40 + int64(i)
 				}
 				if _, err := e.Play(c, d); err != nil {
 					b.Fatal(err)

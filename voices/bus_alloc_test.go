@@ -27,8 +27,8 @@ func TestBusAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	// c2 steals on every Play past its three instances; c's cooldown of a
-	// nanosecond may refuse all but one Play a clock tick where the
-	// clock is coarse (under Wine), so the steals do not rest on it.
+	// nanosecond (one frame) refuses Plays that start on its last start's
+	// frame, so the steals do not rest on it.
 	c2, err := b.Clip(ClipDesc{Format: mono44, MaxInstances: 3, Instances: InstancesStealOldest})
 	if err != nil {
 		t.Fatal(err)

@@ -470,7 +470,7 @@ func (m *mixer) release(s uint32, k EventKind) {
 		m.x.buses[e.bus].sh.count.Add(-1)
 	}
 	if e.clipCount {
-		e.clip.lim.count.Add(-1)
+		e.clip.lim.release()
 	}
 	if k == EventEnded && e.why != EventNone {
 		k = e.why

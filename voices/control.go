@@ -45,17 +45,21 @@ func (e *Engine) initExt(d EngineDesc) error {
 	return nil
 }
 
+// usesExt reports whether d sets any of issue 18's fields or Pitch: one
+// branch on their bits or-ed together.
+func usesExt(d *PlayDesc) bool {
+	return uint64(d.Bus)|uint64(d.FadeIn)|uint64(d.At)|uint64(d.Offset)|uint64(math.Float32bits(d.Pitch)) != 0
+}
+
 // playExt is Play's part for issue 18's fields and limits, out of line:
 // it validates the fields, converts the fade-in to frames, and applies
 // the bus's MaxVoices and the clip's limits, returning what it counted
 // (cmdFlagBusCount, cmdFlagClipCount) or the refusal's sentinel.
 func (e *Engine) playExt(c *clipState, d *PlayDesc) (int32, uint8, error) {
-	if d.Pitch != 0 {
-		if err := checkPitch("PlayDesc.Pitch", d.Pitch); err != nil {
-			return 0, 0, err
-		}
-	}
-	if int(d.Bus) >= len(e.buses) || d.Offset < 0 || d.Offset >= c.frames || d.FadeIn < 0 || d.At < 0 {
+	// Unsigned compares catch a negative Offset and Bus's bound in one
+	// test each; FadeIn and At share a sign test.
+	if uint(d.Bus) >= uint(len(e.buses)) || uint(d.Offset) >= uint(c.frames) || int64(d.FadeIn)|d.At < 0 ||
+		d.Pitch != 0 && !(d.Pitch >= MinPitch && d.Pitch <= MaxPitch) {
 		return 0, 0, e.badPlay(c, d)
 	}
 	var ext uint8
@@ -69,7 +73,11 @@ func (e *Engine) playExt(c *clipState, d *PlayDesc) (int32, uint8, error) {
 		ext |= cmdFlagBusCount
 	}
 	if l := c.lim; l != nil {
-		counted, why := e.admit(l)
+		var start int64
+		if l.cooldown > 0 {
+			start = e.startFrame(d.At)
+		}
+		counted, why := e.admit(l, start)
 		if why != reasonNone {
 			return 0, 0, e.refusePlay(c, why, ext, d.Bus)
 		}
@@ -81,6 +89,11 @@ func (e *Engine) playExt(c *clipState, d *PlayDesc) (int32, uint8, error) {
 }
 
 func (e *Engine) badPlay(c *clipState, d *PlayDesc) error {
+	if d.Pitch != 0 {
+		if err := checkPitch("PlayDesc.Pitch", d.Pitch); err != nil {
+			return err
+		}
+	}
 	return fmt.Errorf("%w: PlayDesc bus %d (the engine has %d), offset %d (the clip has %d frames), fade-in %v, at %d",
 		ErrInvalid, d.Bus, len(e.buses), d.Offset, c.frames, d.FadeIn, d.At)
 }
@@ -99,7 +112,7 @@ func (e *Engine) giveBack(c *clipState, ext uint8, b Bus) {
 		e.busSh[b].count.Add(-1)
 	}
 	if ext&cmdFlagClipCount != 0 {
-		c.lim.count.Add(-1)
+		c.lim.release()
 	}
 }
 

@@ -387,11 +387,11 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if err := checkPan(d.Pan); err != nil {
 		return 0, err
 	}
-	// Issue 18's fields and limits (control.go), each out of line and
-	// skipped when unused, so that a plain Play pays two branches.
+	// Issue 18's fields and limits (control.go), out of line and
+	// skipped when unused: a plain Play pays two branches.
 	var fadeIn int32
 	var ext uint8 // cmdFlagBusCount, cmdFlagClipCount
-	if d.Bus != 0 || d.FadeIn != 0 || d.At != 0 || d.Offset != 0 || d.Pitch != 0 || c.lim != nil {
+	if usesExt(&d) || c.lim != nil {
 		var err error
 		if fadeIn, ext, err = e.playExt(c, &d); err != nil {
 			return 0, err
