@@ -23,6 +23,18 @@
 //   - Options: the flags both commands take, parsed and checked with the
 //     command's own. NewLogger is the allocation-free log both write.
 //
+// # Pitch
+//
+// One play in four on the sfx bus gets a random pitch, up to an octave
+// either way. Half of those glide to a second pitch with SetPitch. A
+// pitched voice is resampled alone, in scalar Go, at about 43 times an
+// unpitched voice's mixing cost (voices' BenchmarkMix32). A quarter keeps
+// that cost small: a voice storm fills the 32 voices about half with sfx,
+// so some four are pitched. They take about 2% of a core, which the
+// mixer affords on a 2-core machine that also renders with llvmpipe.
+// Every sfx play pitched would mean some sixteen, four times that cost,
+// which a loaded machine may not spare.
+//
 // # Ownership
 //
 // Everything here belongs to the render goroutine that opened it. With a

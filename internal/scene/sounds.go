@@ -84,6 +84,8 @@ type Audio struct {
 	banks [Effects + 1]*voices.Bank
 	clips [Effects + 1]voices.Clip
 	buses [Effects + 1]voices.Bus
+	sfx   voices.Bus
+	pitch pitcher // the sfx plays' random pitches: pitch.go
 }
 
 // OpenAudio opens the engine on the device mode asks for. "oto" must open
@@ -155,6 +157,7 @@ func (a *Audio) load() error {
 		a.buses[i], _ = a.Engine.Bus(soundBus[i])
 	}
 	a.World, _ = a.Engine.Bus("world")
+	a.sfx, _ = a.Engine.Bus("sfx")
 	blocks := a.Engine.Stats().Blocks
 	h, err := a.Engine.Play(a.clips[Effects], voices.PlayDesc{Volume: 0.3, Loop: true, Protected: true, Priority: 100, Bus: a.buses[Effects]})
 	if err != nil {
@@ -176,13 +179,19 @@ func (a *Audio) Effects() int { return Effects }
 
 // Play starts effect sound (0..Effects-1) at volume (0..1; 0 means 1) and
 // pan (-1..1), with the effect's index as its priority, on the effect's
-// bus (sfx, ui or music). It allocates nothing, refusals included: those
+// bus (sfx, ui or music); one sfx play in four has a random pitch
+// (pitch.go). It allocates nothing, refusals included: those
 // are the engine's bare sentinels (voices.ErrNoVoice, voices.ErrCooldown,
 // voices.ErrQueueFull, voices.ErrClosed), to be told
 // apart by comparing the value (a switch), never errors.Is against a
 // sentinel that may not match, which can allocate.
 func (a *Audio) Play(sound int, volume, pan float32) error {
-	_, err := a.Engine.Play(a.clips[sound], voices.PlayDesc{Volume: volume, Pan: pan, Priority: int16(sound), Bus: a.buses[sound]})
+	d := voices.PlayDesc{Volume: volume, Pan: pan, Priority: int16(sound), Bus: a.buses[sound]}
+	if d.Bus == a.sfx {
+		_, _, err := a.playPitched(a.clips[sound], d)
+		return err
+	}
+	_, err := a.Engine.Play(a.clips[sound], d)
 	return err
 }
 
