@@ -63,13 +63,14 @@ type ClipDesc struct {
 
 // clipState is what a Clip points at; the mixer reads it directly.
 type clipState struct {
-	bank      *Bank
-	pool      *formatPool // the engine's voice slots for the clip's format (pool.format)
+	bank *Bank
+	pool *formatPool // the engine's voice slots for the clip's format (pool.format)
+	// lim sits on Play's cache line, with bank and pool: every Play reads it.
+	lim       *clipLimits // MaxInstances and Cooldown, or nil: limits.go
 	data      []byte
 	frames    int
 	loopStart int
 	loopEnd   int
-	lim       *clipLimits // MaxInstances and Cooldown, or nil: limits.go
 }
 
 // Clip is a view of PCM in a Bank: nothing is copied when it is made or

@@ -53,6 +53,7 @@ type mixExt struct {
 	frame  int64 // the engine clock at this block's start, in device frames
 	clock  atomic.Int64
 	pos    []atomic.Int64 // each slot's playback position, in source frames, at the last block's end
+	args   []playArgs     // each slot's Play's rare fields (playargs.go)
 	events *syncs.Queue[Event]
 
 	latency int64 // StartLatency in frames (latency.go)
@@ -68,6 +69,7 @@ type mixExt struct {
 func (x *mixExt) init(m *mixer, cfg []busConfig, sh []busShared, events *syncs.Queue[Event]) {
 	x.v = make([]voiceExt, len(m.voices))
 	x.pos = make([]atomic.Int64, len(m.voices))
+	x.args = make([]playArgs, len(m.voices))
 	x.events = events
 	x.buses = make([]busRun, len(cfg))
 	for i := range x.buses {
@@ -432,7 +434,7 @@ func (m *mixer) extCmd(c *command) {
 // bus place given back.
 func (x *mixExt) claim(c *command) {
 	x.v[c.slot] = voiceExt{gate: restAt(1), bus: c.bus, busCount: c.flags&cmdFlagBusCount != 0, clipCount: c.flags&cmdFlagClipCount != 0, gen: c.gen, clip: c.clip}
-	x.pos[c.slot].Store(c.offset)
+	x.pos[c.slot].Store(x.argsOf(c).offset)
 }
 
 // start applies a Play's offset, scheduled start and fade-in to the
@@ -442,11 +444,12 @@ func (m *mixer) startExt(v *voice, c *command) {
 	if v.bus != nil && e.bus != 0 {
 		v.bus = m.x.rates[e.bus][v.bus.ri]
 	}
-	if c.offset > 0 {
-		v.pos = uint64(c.offset) << 32
+	a := m.x.argsOf(c)
+	if a.offset > 0 {
+		v.pos = uint64(a.offset) << 32
 	}
-	if c.at > m.x.frame {
-		e.at = c.at
+	if a.at > m.x.frame {
+		e.at = a.at
 	}
 	if c.flags&cmdFlagLater != 0 {
 		m.placeLater(v, e, c)

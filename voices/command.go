@@ -36,13 +36,11 @@ type command struct {
 	pan       float32
 	clip      *clipState
 	enqueueNs int64 // the mixer's latest block start at Play, for the Play-to-mix latency
-	// Issue 18's fields (bus.go, control.go, clock.go).
-	at     int64   // Play: the engine clock frame to start at; 0 or past: the next block
-	offset int64   // Play: the source frame to start from
-	fade   int32   // frames of a fade (Play's fade-in, FadeBus, StopBus, Fade)
-	bus    uint8   // Play: the voice's bus; bus commands: the bus
-	op     uint8   // the command's variant: an After, or on/off
-	pitch  float32 // Play: PlayDesc.Pitch; 0 plays unpitched
+	// Issue 18's fields (bus.go, control.go, clock.go). A Play's start
+	// time, offset and pitch are in its slot's playArgs (playargs.go).
+	fade int32 // frames of a fade (Play's fade-in, FadeBus, StopBus, Fade)
+	bus  uint8 // Play: the voice's bus; bus commands: the bus
+	op   uint8 // the command's variant: an After, or on/off
 }
 
 const (
@@ -52,4 +50,5 @@ const (
 	cmdFlagBusCount  = 1 << 3 // counted against its bus's MaxVoices
 	cmdFlagClipCount = 1 << 4 // counted against its clip's MaxInstances
 	cmdFlagLater     = 1 << 5 // placed by its issue time; counted against the caps when it starts
+	cmdFlagArgs      = 1 << 6 // its slot's playArgs hold its start time, offset and pitch
 )

@@ -391,20 +391,24 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	// skipped when unused: a plain Play pays two branches.
 	var fadeIn int32
 	var ext uint8 // cmdFlagBusCount, cmdFlagClipCount
-	if usesExt(&d) || c.lim != nil {
+	args := usesExt(&d)
+	if args || c.lim != nil {
 		var err error
 		if fadeIn, ext, err = e.playExt(c, &d); err != nil {
 			return 0, err
 		}
 	}
 	if e.latency > 0 && d.At == 0 {
-		return e.playLater(c, &d, vol, fadeIn, ext)
+		return e.playLater(c, &d, vol, fadeIn, ext, args)
 	}
 	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal)
 	if why != reasonNone {
 		return 0, e.refusePlay(c, why, ext, d.Bus)
 	}
 	flags |= ext
+	if args {
+		flags |= e.setArgs(slot, &d)
+	}
 	if d.Loop {
 		flags |= cmdFlagLoop
 	}
@@ -422,11 +426,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	}
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
 	cmd.value, cmd.pan, cmd.clip, cmd.enqueueNs = vol, d.Pan, c, e.mix.blockNs.Load()
-	cmd.at, cmd.offset, cmd.fade, cmd.bus = d.At, int64(d.Offset), fadeIn, uint8(d.Bus)
-	cmd.pitch = d.Pitch
-	if d.Pitch != 0 {
-		e.mix.pitchable[slot].Store(true)
-	}
+	cmd.fade, cmd.bus = fadeIn, uint8(d.Bus)
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil
 }

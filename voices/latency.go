@@ -12,7 +12,7 @@ const pendingSlots = 4
 // without a place under the caps (the mixer counts the voice when it
 // starts) and stamps the command with the time of the call, which the
 // mixer turns into the voice's start frame.
-func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32, ext uint8) (Handle, error) {
+func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32, ext uint8, args bool) (Handle, error) {
 	slot, gen, flags, why := e.slots.acquire(c.pool, true)
 	if why != reasonNone {
 		return 0, e.refusePlay(c, why, ext, d.Bus)
@@ -21,6 +21,9 @@ func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32,
 		e.slots.uncount(c.pool)
 	}
 	flags |= ext | cmdFlagSteal | cmdFlagLater
+	if args {
+		flags |= e.setArgs(slot, d)
+	}
 	if d.Loop {
 		flags |= cmdFlagLoop
 	}
@@ -35,11 +38,7 @@ func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32,
 	}
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
 	cmd.value, cmd.pan, cmd.clip, cmd.enqueueNs = vol, d.Pan, c, e.now()
-	cmd.at, cmd.offset, cmd.fade, cmd.bus = 0, int64(d.Offset), fadeIn, uint8(d.Bus)
-	cmd.pitch = d.Pitch
-	if d.Pitch != 0 {
-		e.mix.pitchable[slot].Store(true)
-	}
+	cmd.fade, cmd.bus = fadeIn, uint8(d.Bus)
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil
 }

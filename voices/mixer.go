@@ -326,8 +326,8 @@ func (m *mixer) play(c *command) {
 	v.gen, v.clip, v.data, v.end, v.loopStart = c.gen, cs, cs.data, cs.frames, cs.loopStart
 	v.loop, v.volume = c.flags&cmdFlagLoop != 0, c.value
 	v.priority, v.protected = c.priority, c.flags&cmdFlagProtected != 0
-	if c.pitch != 0 {
-		m.startPitched(v, c.pitch)
+	if p := m.x.argsOf(c).pitch; p != 0 {
+		m.startPitched(v, p)
 	}
 	v.order, v.counted, v.joining = m.order, true, v.bus != nil
 	if v.loop {
