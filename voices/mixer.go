@@ -80,6 +80,8 @@ type mixer struct {
 	// cleared by the mixer before its slot is free again: SetPitch reads
 	// it to refuse an unpitched voice.
 	pitchable []atomic.Bool
+
+	st streamMix // streaming (issue 19 item 3): stream_mix.go
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -425,6 +427,9 @@ func (m *mixer) reap() {
 }
 
 func (m *mixer) endVoice(v *voice, s uint32) {
+	if st := v.clip.stream; st != nil {
+		st.voiceEnded()
+	}
 	m.unpitch(s)
 	m.release(s, EventEnded)
 	v.clip.bank.readers.Add(-1)
