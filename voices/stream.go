@@ -82,12 +82,11 @@ type Stream struct {
 	st     *streamState
 	frames int // the ring's length in frames
 
-	wake chan struct{} // the mixer's nudge: the ring has room
-	quit chan struct{} // closed by Close
+	poll time.Duration // how often the decoder looks for room in the ring
+	quit atomic.Bool   // set by Close: the decoder returns
 	done chan struct{} // closed when the decoder goroutine returns
 
-	quitOnce sync.Once
-	err      atomic.Pointer[error]
+	err atomic.Pointer[error]
 }
 
 // streamState is what the mixer and the decoder goroutine share. The
@@ -154,7 +153,8 @@ func (e *Engine) NewStream(d StreamDesc) (*Stream, error) {
 	fb := f.FrameBytes()
 	s := &Stream{
 		name: d.Name, eng: e, src: d.Source, frames: int(frames),
-		wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
+		poll: min(max(f.Duration(int(frames))/16, time.Millisecond), 10*time.Millisecond),
+		done: make(chan struct{}),
 	}
 	st := &streamState{s: s, ring: make([]byte, int(frames)*fb), n: frames, fb: fb, need: need, behind: behind, loop: d.Loop}
 	s.st = st
@@ -239,7 +239,7 @@ func (s *Stream) Close(timeout time.Duration) error {
 }
 
 // stop tells the decoder goroutine to return.
-func (s *Stream) stop() { s.quitOnce.Do(func() { close(s.quit) }) }
+func (s *Stream) stop() { s.quit.Store(true) }
 
 func (s *Stream) setErr(err error) {
 	err = fmt.Errorf("%w: stream %q: %w", ErrStream, s.name, err)
@@ -259,17 +259,19 @@ type streamDecoder struct {
 	ended     bool   // the source's last frame is written
 }
 
-// run is the decoder goroutine: it refills the ring whenever the mixer
-// nudges it, rewinds when the stream's voice has ended, and returns when
-// the stream is closed.
+// run is the decoder goroutine: it refills the ring, rewinds when the
+// stream's voice has ended, and returns when the stream is closed. It
+// polls, sleeping a sixteenth of the ring's length (1 to 10 ms) between
+// looks, rather than wait on a channel the mixer signals: a goroutine
+// blocked on a channel needs a sudog, which the runtime allocates anew
+// after every GC, so a wait on a channel would allocate in steady frames.
 func (d *streamDecoder) run() {
 	s, st := d.s, d.st
 	defer close(s.done)
 	for {
-		select {
-		case <-s.quit:
+		time.Sleep(s.poll)
+		if s.quit.Load() {
 			return
-		case <-s.wake:
 		}
 		if st.rewinding.Load() {
 			d.rewind()

