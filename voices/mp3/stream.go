@@ -73,9 +73,9 @@ func (s *Source) Read(p []byte) (n int, err error) {
 	return n, err
 }
 
-// SeekFrame makes the next Read start at frame n, exactly: it seeks
-// preRoll frames earlier and decodes up to n, so that the bit reservoir
-// and the filter banks hold what a decode from the start would
+// SeekFrame makes the next Read start at frame n, exactly. It seeks
+// preRoll frames earlier and decodes up to n. The bit reservoir and the
+// filter banks then hold what a decode from the start would
 // (TestSourceSeek checks the bits).
 func (s *Source) SeekFrame(n int64) (err error) {
 	defer func() {

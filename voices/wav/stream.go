@@ -11,16 +11,16 @@ import (
 // largest layout it reads (extensible) is 40 bytes.
 const maxFmtChunk = 1 << 10
 
-// NewSource reads the header of the WAV file of size bytes in r and
-// returns a source that streams its data chunk (Engine.NewStream), read
-// with ReadAt as it plays. It accepts what Parse accepts, with the same
-// errors; it reads only the chunk headers and the fmt chunk, so a file
-// of any length costs a few hundred bytes. r must stay valid until the
-// stream's Close returns nil.
+// NewSource returns a source that streams the data chunk of the WAV
+// file of size bytes in r (Engine.NewStream). It reads with ReadAt as the
+// stream plays. It accepts what Parse accepts, with the same errors. It
+// reads only the chunk headers and the fmt chunk, so a file of any
+// length costs a few hundred bytes. r must stay valid until the stream's
+// Close returns nil.
 //
-// The chunk walk is Parse's, over ReadAt instead of a slice: Parse
-// returns a view of memory and allocates nothing, which a reader-based
-// walk could not promise.
+// The chunk walk is Parse's, over ReadAt instead of a slice. Parse
+// returns a view of memory and allocates nothing; a walk over a reader
+// could not promise that.
 func NewSource(r io.ReaderAt, size int64) (*voices.PCMSource, error) {
 	var h [12]byte
 	n, _ := r.ReadAt(h[:], 0)
