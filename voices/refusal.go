@@ -80,6 +80,8 @@ const (
 	callPause
 	callResume
 	callSetPitch
+	callSetListener // 3D sound: spatial.go
+	callSetPosition
 )
 
 var callNames = [...]string{
@@ -87,6 +89,7 @@ var callNames = [...]string{
 	callSetMasterGain: "SetMasterGain", callSetFormatGain: "SetFormatGain",
 	callBus: "a bus call", callFade: "Fade", callPause: "Pause", callResume: "Resume",
 	callSetPitch: "SetPitch",
+	callSetListener: "SetListener", callSetPosition: "SetPosition",
 }
 
 // refuse records a refusal of call for reason (fi is the format index, or

@@ -59,6 +59,7 @@ type voice struct {
 	startOff   int    // on a bus, joining: its start's device frame inside the block
 	pitched    bool   // played with a pitch: resampled alone, step moving from step to stepTo
 	stepTo     uint64 // pitched: the step this block ramps to
+	att3d      float32 // 3D: distance × cone gain this block; 1 without a position (spatial.go)
 
 	gainL, gainR float32 // gains applied at the end of the last block
 	fading       bool

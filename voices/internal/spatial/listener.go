@@ -13,18 +13,12 @@ type Listener struct {
 type Basis struct{ right, up, fwd vec }
 
 // BasisOf returns l's basis. Forward wins over Up: up is made
-// perpendicular to it. An Up parallel to Forward (or zero vectors)
-// falls back to the default orientation.
+// perpendicular to it. A listener that is not Oriented gets the default
+// orientation.
 func BasisOf(l Listener) Basis {
 	f, u := of(l.Forward).unit(), of(l.Up).unit()
-	if l.Forward.IsZero() {
-		f = vec{0, 0, -1}
-	}
-	if l.Up.IsZero() {
-		u = vec{0, 1, 0}
-	}
 	r := f.cross(u)
-	if r.len() < 1e-9 {
+	if !l.Oriented() || l.Forward.IsZero() {
 		f, u = vec{0, 0, -1}, vec{0, 1, 0}
 		r = f.cross(u)
 	}
@@ -48,3 +42,15 @@ func Pan(b Basis, src, lis Vec3) float64 {
 
 // Dist returns the distance from lis to src.
 func Dist(src, lis Vec3) float64 { return of(src).sub(of(lis)).len() }
+
+// Oriented reports whether l's Forward and Up give an orientation: both
+// zero (the default), or neither zero nor parallel to the other.
+func (l Listener) Oriented() bool {
+	if l.Forward.IsZero() && l.Up.IsZero() {
+		return true
+	}
+	if l.Forward.IsZero() || l.Up.IsZero() {
+		return false
+	}
+	return of(l.Forward).unit().cross(of(l.Up).unit()).len() >= 1e-6
+}
