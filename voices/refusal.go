@@ -89,6 +89,7 @@ var callNames = [...]string{
 	callSetMasterGain: "SetMasterGain", callSetFormatGain: "SetFormatGain",
 	callBus: "a bus call", callFade: "Fade", callPause: "Pause", callResume: "Resume",
 	callSetPitch: "SetPitch",
+	// 3D sound: spatial.go.
 	callSetListener: "SetListener", callSetPosition: "SetPosition",
 }
 

@@ -59,12 +59,15 @@ type voice struct {
 	startOff   int    // on a bus, joining: its start's device frame inside the block
 	pitched    bool   // played with a pitch: resampled alone, step moving from step to stepTo
 	stepTo     uint64 // pitched: the step this block ramps to
-	att3d      float32 // 3D: distance × cone gain this block; 1 without a position (spatial.go)
 
 	gainL, gainR float32 // gains applied at the end of the last block
 	fading       bool
 	fadeLeft     int // frames until a fading voice's gain reaches zero
 	ended        bool
+
+	// att3d is the 3D distance × cone gain set each block before mixing;
+	// 1 without a position (spatial.go).
+	att3d float32
 }
 
 // fixed returns v with only the fields fixed at construction: what a
