@@ -9,11 +9,11 @@ type Doppler struct {
 	Factor, SpeedOfSound float32
 }
 
-// Ratio returns the doppler pitch ratio f'/f of a source at src moving
-// at srcVel for a listener at lis moving at lisVel, by OpenAL 1.1's
-// equation: with SL the unit vector from source to listener, vls and
-// vss the listener's and source's velocities along it, each clamped to
-// at most SpeedOfSound/Factor, the ratio is (SS - DF×vls) / (SS -
+// Ratio returns the doppler pitch ratio f'/f by OpenAL 1.1's equation,
+// for a source at src moving at srcVel and a listener at lis moving at
+// lisVel. Let SL be the unit vector from source to listener, and vls and
+// vss the listener's and source's velocities along it. Each is clamped
+// to at most SpeedOfSound/Factor. The ratio is (SS - DF×vls) / (SS -
 // DF×vss). It is 1 when Factor is 0 or the two positions coincide, and
 // +Inf where the source reaches the speed of sound toward the
 // listener: the caller clamps the ratio to the pitches it can play.
