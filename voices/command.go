@@ -22,6 +22,7 @@ const (
 	// 3D sound: spatial.go.
 	cmdListener
 	cmdPosition
+	cmdDirection
 )
 
 // command is one fixed-size request from a game goroutine to the mixer,

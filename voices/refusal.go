@@ -82,6 +82,7 @@ const (
 	callSetPitch
 	callSetListener // 3D sound: spatial.go
 	callSetPosition
+	callSetDirection
 )
 
 var callNames = [...]string{
@@ -90,7 +91,7 @@ var callNames = [...]string{
 	callBus: "a bus call", callFade: "Fade", callPause: "Pause", callResume: "Resume",
 	callSetPitch: "SetPitch",
 	// 3D sound: spatial.go.
-	callSetListener: "SetListener", callSetPosition: "SetPosition",
+	callSetListener: "SetListener", callSetPosition: "SetPosition", callSetDirection: "SetDirection",
 }
 
 // refuse records a refusal of call for reason (fi is the format index, or

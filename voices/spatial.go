@@ -232,9 +232,26 @@ func (e *Engine) SetPosition(h Handle, pos, vel Vec3) error {
 	return e.voiceCmd(h, c, callSetPosition)
 }
 
+// SetDirection turns the cone of h's voice, played with PlayDesc.Spatial,
+// to face dir, from the mixer's next block; the zero dir removes the
+// cone. The cone's angles and outer gain stay as Play set them; a voice
+// played with the zero Cone has OpenAL's default, 360° wide, and stays
+// omnidirectional. It refuses as SetPosition does.
+func (e *Engine) SetDirection(h Handle, dir Vec3) error {
+	if !dir.Finite() {
+		return fmt.Errorf("%w: SetDirection direction %v not finite", ErrInvalid, dir)
+	}
+	if s, ok := e.slots.liveHandle(h); ok && !e.mix.sp.positioned[s].Load() {
+		return ErrNotSpatial
+	}
+	c := command{kind: cmdDirection}
+	c.v3 = [12]float32{dir.X, dir.Y, dir.Z}
+	return e.voiceCmd(h, c, callSetDirection)
+}
+
 func vecAt(a *[12]float32, i int) Vec3 { return Vec3{X: a[i], Y: a[i+1], Z: a[i+2]} }
 
-// cmd3D applies a SetListener or SetPosition (drain).
+// cmd3D applies a SetListener, SetPosition or SetDirection (drain).
 func (m *mixer) cmd3D(c *command) {
 	sp := &m.sp
 	if c.kind == cmdListener {
@@ -242,10 +259,16 @@ func (m *mixer) cmd3D(c *command) {
 		sp.basis = spatial.BasisOf(sp.lis)
 		return
 	}
-	if v := m.voiceFor(c); v != nil {
-		p := &sp.v[c.slot]
-		p.pos, p.vel = vecAt(&c.v3, 0), vecAt(&c.v3, 3)
+	v := m.voiceFor(c)
+	if v == nil {
+		return
 	}
+	p := &sp.v[c.slot]
+	if c.kind == cmdDirection {
+		p.cone.Direction = vecAt(&c.v3, 0)
+		return
+	}
+	p.pos, p.vel = vecAt(&c.v3, 0), vecAt(&c.v3, 3)
 }
 
 // start3D makes v, just started by c, a positioned voice: its first
@@ -255,6 +278,11 @@ func (m *mixer) start3D(v *voice, c *command) {
 	in := &sp.in[c.slot]
 	sp.v[c.slot] = voice3D{on: true, doppler: v.pitched && sp.dop.Factor > 0, pos: in.Position, vel: in.Velocity,
 		dist: sp.resolve(in), cone: in.Cone, pitch: c.pitch}
+	if in.Cone == (Cone{}) {
+		// OpenAL's default cone, 360° wide: a later SetDirection leaves the
+		// voice omnidirectional.
+		sp.v[c.slot].cone = Cone{Inner: 360, Outer: 360, OuterGain: 1}
+	}
 	sp.n++
 	m.place(v, &sp.v[c.slot])
 	v.gainL, v.gainR = m.gains(v)

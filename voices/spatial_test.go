@@ -284,8 +284,9 @@ func TestSpatialNoZipper(t *testing.T) {
 	}
 }
 
-// TestSpatialAllocs: SetListener, SetPosition, Play with a Spatial (and
-// doppler) and the mix of positioned voices allocate nothing.
+// TestSpatialAllocs: SetListener, SetPosition, SetDirection, Play with a
+// Spatial (and doppler) and the mix of positioned voices allocate
+// nothing.
 func TestSpatialAllocs(t *testing.T) {
 	e, dev := offlineEngine(t, EngineDesc{QueueSize: 4096, DopplerFactor: 1})
 	_, c := clipOf(t, e, "tone", mono44, tone(mono44, 4410, 440, 0.5), ClipDesc{})
@@ -301,7 +302,7 @@ func TestSpatialAllocs(t *testing.T) {
 	buf := make([]byte, 1024*8)
 	sp := Spatial{Position: Vec3{X: 2, Z: -3}, Cone: Cone{Direction: Vec3{X: -1}, Inner: 90, Outer: 180, OuterGain: 0.3}}
 	x := float32(0)
-	wantNoAllocs(t, "SetListener+Play with Spatial+SetPosition+mix", func() {
+	wantNoAllocs(t, "SetListener+Play with Spatial+SetPosition+SetDirection+mix", func() {
 		x += 0.1
 		_ = e.SetListener(Listener{Position: Vec3{X: x}, Forward: Vec3{Z: -1}, Up: Vec3{Y: 1}, Velocity: Vec3{X: 1}})
 		h, err := e.Play(c, PlayDesc{Spatial: &sp})
@@ -311,6 +312,7 @@ func TestSpatialAllocs(t *testing.T) {
 		for _, h := range hs {
 			_ = e.SetPosition(h, Vec3{X: x, Z: -2}, Vec3{X: 1})
 		}
+		_ = e.SetDirection(hs[0], Vec3{X: x, Z: 1})
 		_ = e.Stop(h)
 		_, _ = dev.Render(buf)
 	})
@@ -360,5 +362,41 @@ func TestSpatialErrors(t *testing.T) {
 	}
 	if err := e.SetPosition(h, Vec3{Z: nan}, Vec3{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("SetPosition to NaN: %v, want ErrInvalid", err)
+	}
+}
+
+// TestSpatialDirection: SetDirection turns a cone: a listener ahead of
+// the source hears it at full gain, then at the outer gain once the
+// source faces away. A voice played without a cone stays
+// omnidirectional.
+func TestSpatialDirection(t *testing.T) {
+	const dc, block = 0.5, 256
+	e, dev := offlineEngine(t, EngineDesc{Formats: []Format{mono48f}, BlockFrames: block, DistanceModel: DistanceNone})
+	_, clip := clipOf(t, e, "dc", mono48f, dcPCM(mono48f, 4800, dc), ClipDesc{})
+	src := Vec3{Z: -5} // ahead of the default listener
+	h, err := e.Play(clip, PlayDesc{Loop: true, Spatial: &Spatial{Position: src,
+		Cone: Cone{Direction: Vec3{Z: 1}, Inner: 90, Outer: 180, OuterGain: 0.25}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := e.Play(clip, PlayDesc{Loop: true, Volume: 0.001, Spatial: &Spatial{Position: src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gain := func() float64 { l, r := levels(t, dev, block); return math.Hypot(l, r) / dc }
+	if g := gain(); math.Abs(g-1.001) > 1e-4 {
+		t.Errorf("facing the listener: gain %.5f, want 1.001", g)
+	}
+	if err := e.SetDirection(h, Vec3{Z: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetDirection(plain, Vec3{Z: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if g := gain(); math.Abs(g-0.251) > 1e-4 {
+		t.Errorf("facing away: gain %.5f, want 0.25 + 0.001 from the voice without a cone", g)
+	}
+	if err := e.SetDirection(h, Vec3{X: float32(math.NaN())}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("SetDirection to NaN: %v, want ErrInvalid", err)
 	}
 }
