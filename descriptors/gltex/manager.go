@@ -195,7 +195,7 @@ func (m *Manager) upload(name uint32, width, height int, format uint32, pixels [
 		// Flush carries the copy into the GL buffer where the arena's
 		// backend is not persistently mapped; if it cannot, GL would read
 		// stale bytes, so the upload goes direct instead.
-		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil && m.flushed(view, pixels) {
+		if off, view, ok := m.staging.TryAlloc(len(pixels), 4); ok && m.flushed(view, pixels) {
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, m.stagingBuf)
 			m.ops.subImageFromBuffer(name, int32(width), int32(height), format, off)
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, 0)

@@ -30,8 +30,6 @@ var exempt = []string{
 	"voices",
 	"voices/internal/...",
 	"descriptors/gltex",
-	"upload",
-	"upload/glbuf",
 	"glcaps",
 }
 
