@@ -88,12 +88,12 @@ func (r *releaser) ReleaseSlot(i int) {
 
 // New makes a Manager and its heap on the GL context current on the
 // calling thread, which the application made: OpenGL 3.3 core or newer.
-// Before touching anything it checks that context (glcaps.Check), picks
-// the DSA or the bind-to-edit path (DirectStateAccess) and resolves the
-// one entry point it calls outside go-gl;
-// when the context falls short it returns an error prefixed "gltex:"
-// that matches glcaps.ErrNoContext, glcaps.ErrNotLoaded or
-// glcaps.ErrMissingFeature and says what to do, and makes nothing.
+// Before touching anything it checks that context (glcaps.Check). It
+// picks the DSA or the bind-to-edit path (DirectStateAccess) and resolves
+// the one entry point it calls outside go-gl. When the context falls
+// short it makes nothing. It returns an error prefixed "gltex:" that
+// matches glcaps.ErrNoContext, glcaps.ErrNotLoaded or
+// glcaps.ErrMissingFeature and says what to do.
 func New(d Desc) (*Manager, error) {
 	if d.Staging != nil && d.StagingBuffer == 0 {
 		return nil, fmt.Errorf("%w: Staging arena without its GL buffer", descriptors.ErrInvalidConfig)

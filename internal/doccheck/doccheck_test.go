@@ -29,8 +29,6 @@ const (
 var exempt = []string{
 	"voices",
 	"voices/internal/...",
-	"descriptors/gltex",
-	"glcaps",
 }
 
 func isExempt(dir string) bool {
