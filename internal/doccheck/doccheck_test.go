@@ -27,7 +27,6 @@ const (
 // rewritten after the merge, and the lead then removes this list. An entry
 // ending in "/..." covers the subtree below it.
 var exempt = []string{
-	"voices",
 	"voices/internal/...",
 }
 
