@@ -87,20 +87,3 @@ func TestHistory(t *testing.T) {
 		}
 	}
 }
-
-// TestExempt checks the matcher on a list of its own: the module's list
-// empties as packages are rewritten.
-func TestExempt(t *testing.T) {
-	defer func(saved []string) { exempt = saved }(exempt)
-	exempt = []string{"voices", "voices/internal/...", "descriptors/gltex", "glcaps"}
-	for _, dir := range []string{"voices", "voices/internal/convert", "descriptors/gltex", "glcaps"} {
-		if !isExempt(dir) {
-			t.Errorf("%s is not exempt", dir)
-		}
-	}
-	for _, dir := range []string{"voices/wav", "voices/otodev", "descriptorsx", "pools", "upload/other"} {
-		if isExempt(dir) {
-			t.Errorf("%s is exempt", dir)
-		}
-	}
-}
