@@ -1,10 +1,12 @@
 package voices
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // alGain is the OpenAL 1.1 specification's distance equation for model
@@ -398,5 +400,54 @@ func TestSpatialDirection(t *testing.T) {
 	}
 	if err := e.SetDirection(h, Vec3{X: float32(math.NaN())}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("SetDirection to NaN: %v, want ErrInvalid", err)
+	}
+}
+
+// TestSpatialLayouts: the 3D gain reaches every path a voice may take:
+// a stereo clip (panned by balance), a resampled clip on its rate's
+// shared filter, a mono device, and a Play placed by StartLatency.
+func TestSpatialLayouts(t *testing.T) {
+	const dc, block = 0.5, 256
+	stereo48 := Format{Rate: 48000, Channels: 2, Encoding: EncodingFloat32LE}
+	mono44f := Format{Rate: 44100, Channels: 1, Encoding: EncodingFloat32LE}
+	monoDev := Format{Rate: 48000, Channels: 1, Encoding: EncodingFloat32LE}
+	src := Vec3{X: 3, Z: -4} // distance 5, pan 0.6
+	att := alGain(DistanceInverseClamped, 5, 1, math.Inf(1), 1)
+	a := (0.6 + 1) * math.Pi / 4
+	for _, c := range []struct {
+		name         string
+		clip, device Format
+		latency      bool
+		wantL, wantR float64
+	}{
+		{"stereo clip", stereo48, Format{}, false, att * 0.4, att},
+		{"resampled clip", mono44f, Format{}, false, att * math.Cos(a), att * math.Sin(a)},
+		{"mono device", mono48f, monoDev, false, att, att},
+		{"StartLatency", mono48f, Format{}, true, att * math.Cos(a), att * math.Sin(a)},
+	} {
+		d := EngineDesc{Formats: []Format{c.clip}, BlockFrames: block, Format: c.device}
+		if c.latency {
+			d.StartLatency = 3 * time.Millisecond
+		}
+		e, dev := offlineEngine(t, d)
+		_, clip := clipOf(t, e, "dc", c.clip, dcPCM(c.clip, 4410, dc), ClipDesc{})
+		if _, err := e.Play(clip, PlayDesc{Loop: true, Spatial: &Spatial{Position: src}}); err != nil {
+			t.Fatal(err)
+		}
+		var l, r float64
+		if c.device == monoDev {
+			b := make([]byte, 8*block*4)
+			if _, err := dev.Render(b); err != nil {
+				t.Fatal(err)
+			}
+			l = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[len(b)-4:])))
+			r = l
+		} else {
+			render(t, dev, 6*block) // past the resampler's onset and the latency
+			l, r = levels(t, dev, block)
+		}
+		if math.Abs(l/dc-c.wantL) > 1e-4 || math.Abs(r/dc-c.wantR) > 1e-4 {
+			t.Errorf("%s: gains %.6f, %.6f, want %.6f, %.6f", c.name, l/dc, r/dc, c.wantL, c.wantR)
+		}
 	}
 }
