@@ -91,9 +91,9 @@ type Stats struct {
 	// Refusals too.
 	Cooldowns, InstanceRefusals uint64
 
-	// Streaming (issue 19 item 3). StreamUnderruns counts the times a
-	// stream's decoder fell behind its voice; StreamUnderrunFrames the
-	// device frames played silent for it, a block at a time.
+	// Streaming. StreamUnderruns counts the times a stream's decoder fell
+	// behind its voice; StreamUnderrunFrames the device frames played
+	// silent for it, a block at a time.
 	StreamUnderruns, StreamUnderrunFrames uint64
 }
 
