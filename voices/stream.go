@@ -262,9 +262,10 @@ type streamDecoder struct {
 // run is the decoder goroutine: it refills the ring, rewinds when the
 // stream's voice has ended, and returns when the stream is closed. It
 // polls, sleeping a sixteenth of the ring's length (1 to 10 ms) between
-// looks, rather than wait on a channel the mixer signals: a goroutine
-// blocked on a channel needs a sudog, which the runtime allocates anew
-// after every GC, so a wait on a channel would allocate in steady frames.
+// looks, rather than wait on a channel the mixer signals. A goroutine
+// blocked on a channel needs a sudog, which the runtime allocates again
+// once a GC has emptied its cache: the guard caught that wait allocating
+// in steady frames.
 func (d *streamDecoder) run() {
 	s, st := d.s, d.st
 	defer close(s.done)
