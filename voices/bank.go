@@ -71,6 +71,9 @@ type clipState struct {
 	frames    int
 	loopStart int
 	loopEnd   int
+
+	// Streaming (issue 19 item 3): the stream decoding into data, or nil.
+	stream *streamState
 }
 
 // Clip is a view of PCM in a Bank: nothing is copied when it is made or

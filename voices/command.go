@@ -19,6 +19,10 @@ const (
 	cmdFade
 	cmdPause
 	cmdPitch // pitch.go
+	// 3D sound: spatial.go.
+	cmdListener
+	cmdPosition
+	cmdDirection
 )
 
 // command is one fixed-size request from a game goroutine to the mixer,
@@ -41,6 +45,9 @@ type command struct {
 	fade int32 // frames of a fade (Play's fade-in, FadeBus, StopBus, Fade)
 	bus  uint8 // Play: the voice's bus; bus commands: the bus
 	op   uint8 // the command's variant: an After, or on/off
+	// 3D sound (spatial.go): SetListener's position, forward, up and
+	// velocity, or SetPosition's position and velocity.
+	v3 [12]float32
 }
 
 const (
@@ -50,5 +57,6 @@ const (
 	cmdFlagBusCount  = 1 << 3 // counted against its bus's MaxVoices
 	cmdFlagClipCount = 1 << 4 // counted against its clip's MaxInstances
 	cmdFlagLater     = 1 << 5 // placed by its issue time; counted against the caps when it starts
-	cmdFlagArgs      = 1 << 6 // its slot's playArgs hold its start time, offset and pitch
+	cmdFlag3D        = 1 << 6 // played with a Spatial (spatial.go)
+	cmdFlagArgs      = 1 << 7 // its slot's playArgs hold its start time, offset and pitch
 )

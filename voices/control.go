@@ -45,10 +45,10 @@ func (e *Engine) initExt(d EngineDesc) error {
 	return nil
 }
 
-// usesExt reports whether d sets any of issue 18's fields or Pitch: one
-// branch on their bits or-ed together.
+// usesExt reports whether d sets any of issue 18's fields, Pitch or
+// Spatial: one branch on their bits or-ed together, and one more.
 func usesExt(d *PlayDesc) bool {
-	return uint64(d.Bus)|uint64(d.FadeIn)|uint64(d.At)|uint64(d.Offset)|uint64(math.Float32bits(d.Pitch)) != 0
+	return uint64(d.Bus)|uint64(d.FadeIn)|uint64(d.At)|uint64(d.Offset)|uint64(math.Float32bits(d.Pitch)) != 0 || d.Spatial != nil
 }
 
 // playExt is Play's part for issue 18's fields and limits, out of line:
@@ -56,13 +56,19 @@ func usesExt(d *PlayDesc) bool {
 // the bus's MaxVoices and the clip's limits, returning what it counted
 // (cmdFlagBusCount, cmdFlagClipCount) or the refusal's sentinel.
 func (e *Engine) playExt(c *clipState, d *PlayDesc) (int32, uint8, error) {
+	var ext uint8
+	if d.Spatial != nil {
+		if err := e.check3D(d.Spatial); err != nil {
+			return 0, 0, err
+		}
+		ext |= cmdFlag3D
+	}
 	// Unsigned compares catch a negative Offset and Bus's bound in one
 	// test each; FadeIn and At share a sign test.
 	if uint(d.Bus) >= uint(len(e.buses)) || uint(d.Offset) >= uint(c.frames) || int64(d.FadeIn)|d.At < 0 ||
 		d.Pitch != 0 && !(d.Pitch >= MinPitch && d.Pitch <= MaxPitch) {
 		return 0, 0, e.badPlay(c, d)
 	}
-	var ext uint8
 	if limit := e.buses[d.Bus].maxVoices; limit > 0 {
 		// One atomic add, taken back past the cap: a Play that loses the
 		// race refuses, as it would a moment later.

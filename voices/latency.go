@@ -39,6 +39,9 @@ func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32,
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
 	cmd.value, cmd.pan, cmd.clip, cmd.enqueueNs = vol, d.Pan, c, e.now()
 	cmd.fade, cmd.bus = fadeIn, uint8(d.Bus)
+	if d.Spatial != nil {
+		e.play3D(slot, d.Spatial)
+	}
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil
 }

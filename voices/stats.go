@@ -60,12 +60,13 @@ type Stats struct {
 
 	MixLast, MixMax, MixTotal time.Duration // time to mix one block
 	// PlayToMixLast is the delay before the latest voice started: from
-	// the start of the last block begun before its Play call to the start
-	// of the block that first rendered it. Play reads no clock (that cost
-	// a third of Play): it keeps the start time the mixer publishes each
-	// block, so the figure overstates the true delay by the time from that
-	// block's start to the call, less than one block while the device
-	// keeps pulling, and a stalled device shows in full.
+	// the start of the last block begun before its Play call to the
+	// start of the block that first rendered it. Play reads no clock,
+	// which would cost a third of Play. It keeps the start time the
+	// mixer publishes each block. So the figure overstates the true
+	// delay by the time from that block's start to the call. That is
+	// less than one block while the device keeps pulling, and a stalled
+	// device shows in full.
 	PlayToMixLast time.Duration
 	PlayToMixMax  time.Duration
 	// DeviceLatency is the rendered audio buffered in the device plus the
@@ -89,6 +90,11 @@ type Stats struct {
 	// InstanceRefusals those refused by its MaxInstances. Both are in
 	// Refusals too.
 	Cooldowns, InstanceRefusals uint64
+
+	// Streaming. StreamUnderruns counts the times a stream's decoder fell
+	// behind its voice; StreamUnderrunFrames the device frames played
+	// silent for it, a block at a time.
+	StreamUnderruns, StreamUnderrunFrames uint64
 }
 
 // Stats returns the engine's counters; safe from any goroutine.
@@ -111,6 +117,7 @@ func (e *Engine) Stats() Stats {
 		Barrier:          e.barrier.Stats(),
 	}
 	e.extStats(&s)
+	e.streamStats(&s)
 	s.Underruns = s.Device.Underruns
 	s.DeviceLatency = s.Device.Latency + e.format.Duration(m.limDelay)
 	// Only the mixer enters the barrier, once per block: its passes are the
