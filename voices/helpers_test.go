@@ -160,6 +160,13 @@ func (m *mixer) perVoice() {
 		v.step = uint64(v.pool.format.Rate) << 32 / uint64(m.dev.Rate)
 		v.bus, v.fade = nil, m.fade
 	}
+	for i := range m.fixed {
+		if f := &m.fixed[i]; f.bus != nil {
+			f.sinc = dsp.TableFor(f.pool.format.Rate, m.dev.Rate)
+			f.step = uint64(f.pool.format.Rate) << 32 / uint64(m.dev.Rate)
+			f.bus, f.fade = nil, m.fade
+		}
+	}
 	m.buses = nil
 }
 

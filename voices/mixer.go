@@ -47,6 +47,11 @@ type mixer struct {
 	lim    dsp.Limiter
 
 	limDelay int // the limiter's latency in frames, fixed: read by Stats
+	// fixed holds each pool's voice as built: what a voice of it is
+	// between plays. A pitched voice and one on a bus's rate bus change
+	// their step, filter and rate bus, so an ended voice is reset from
+	// here, not from its own fields.
+	fixed []voice
 	// tap, set only by tests, sees each block's mix before the limiter
 	// delays it: frames aligned with the engine clock.
 	tap func([]frame)
@@ -113,6 +118,7 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 	// (ratebus.go): they mix at the source rate, as unity-rate voices.
 	kern, planes := dsp.BestKernels(), dsp.NewPlanes()
 	ps := newPitchState(slots, dev.Rate, block)
+	m.fixed = make([]voice, len(slots.pools))
 	busOf := map[int]*rateBus{}
 	for pi := range slots.pools {
 		p := &slots.pools[pi]
@@ -132,6 +138,7 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 			// still ends within the block StopAll waits for.
 			fixed.bus, fixed.step, fixed.fade = b, dsp.FracOne, max(1, fadeFrames*rate/dev.Rate)
 		}
+		m.fixed[pi] = fixed
 		for s := p.base; s < p.base+p.size; s++ {
 			m.voices[s] = fixed
 		}
@@ -332,7 +339,7 @@ func (m *mixer) play(c *command) {
 	if cs.lim != nil && cs.lim.max > 0 && cs.lim.mode != InstancesRefuse {
 		m.stealInstance(cs)
 	}
-	*v = v.fixed()
+	*v = m.fixed[v.pool.fi]
 	v.gen, v.clip, v.data, v.end, v.loopStart = c.gen, cs, cs.data, cs.frames, cs.loopStart
 	v.loop, v.volume = c.flags&cmdFlagLoop != 0, c.value
 	v.priority, v.protected = c.priority, c.flags&cmdFlagProtected != 0
@@ -448,7 +455,7 @@ func (m *mixer) endVoice(v *voice, s uint32) {
 	m.release(s, EventEnded)
 	v.clip.bank.readers.Add(-1)
 	counted := v.counted
-	*v = v.fixed()
+	*v = m.fixed[v.pool.fi]
 	m.slots.retire(v.pool, s, counted)
 }
 

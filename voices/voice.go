@@ -70,12 +70,6 @@ type voice struct {
 	att3d float32
 }
 
-// fixed returns v with only the fields fixed at construction: what a
-// voice is between plays.
-func (v *voice) fixed() voice {
-	return voice{pool: v.pool, kind: v.kind, step: v.step, sinc: v.sinc, kern: v.kern, planes: v.planes, bus: v.bus, fade: v.fade, mono: v.mono, ps: v.ps}
-}
-
 // ramp is a voice's gain across one block: before each frame, l and r
 // step by dl and dr.
 type ramp struct{ l, r, dl, dr float32 }
