@@ -15,6 +15,9 @@
 //     banks and the looping music. The banks are sounds/key.wav (embedded
 //     and read through voices/wav) and synthesised tones in five more
 //     source formats.
+//   - Emitters: a few hundred looping positioned sounds that circle
+//     points of the world around a walking listener. The engine mixes the
+//     most audible. Doppler stays off, since pitched voices cost far more.
 //   - Render: the GL bootstrap and the headless one (OpenHeadless).
 //     OpenWindow brings up a GLFW window, GL fences, the persistently
 //     mapped upload buffer, gltex textures and the quad renderer. It starts

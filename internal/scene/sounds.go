@@ -84,6 +84,10 @@ type Audio struct {
 	banks [Effects + 1]*voices.Bank
 	clips [Effects + 1]voices.Clip
 	buses [Effects + 1]voices.Bus
+
+	// Emitters (emitters.go): their loops' banks and clips.
+	emitBanks [len(emitterTones)]*voices.Bank
+	emitClips [len(emitterTones)]voices.Clip
 }
 
 // OpenAudio opens the engine on the device mode asks for. "oto" must open
@@ -93,6 +97,7 @@ type Audio struct {
 // into banks and starts the music. It allocates everything Play needs.
 func OpenAudio(mode string, logger *slog.Logger) (*Audio, error) {
 	desc := voices.EngineDesc{Policy: voices.PolicySteal, Logger: logger, Buses: sceneBuses}
+	emitterEngine(&desc)
 	name := "oto"
 	if mode == "offline" {
 		desc.Device = voices.NewOffline(voices.OfflineDesc{RealTime: true})
@@ -155,6 +160,9 @@ func (a *Audio) load() error {
 		a.buses[i], _ = a.Engine.Bus(soundBus[i])
 	}
 	a.World, _ = a.Engine.Bus("world")
+	if err := a.loadEmitterClips(); err != nil {
+		return err
+	}
 	blocks := a.Engine.Stats().Blocks
 	h, err := a.Engine.Play(a.clips[Effects], voices.PlayDesc{Volume: 0.3, Loop: true, Protected: true, Priority: 100, Bus: a.buses[Effects]})
 	if err != nil {
@@ -194,7 +202,7 @@ func (a *Audio) StopAll() error { return a.Engine.StopAll(time.Second) }
 // refuses new voices from then on, so nothing reads the memory again.
 func (a *Audio) ReleaseBanks() error {
 	var errs []error
-	for _, b := range a.banks {
+	for _, b := range append(a.banks[:], a.emitBanks[:]...) {
 		if err := b.Release(time.Second); err != nil {
 			errs = append(errs, err)
 		}

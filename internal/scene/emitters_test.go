@@ -1,0 +1,87 @@
+package scene_test
+
+import (
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/steadyframe/steadyframe/internal/scene"
+	"github.com/steadyframe/steadyframe/internal/testenv"
+)
+
+// openEmitters opens the offline scene audio with n emitters.
+func openEmitters(t *testing.T, n int) (*scene.Audio, *scene.Emitters) {
+	t.Helper()
+	a, err := scene.OpenAudio("offline", scene.NewLogger("text", io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	m, err := a.NewEmitters(n, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, m
+}
+
+// TestEmittersMove steps the emitters and checks that the listener and
+// every emitter move, stay in the world, and that the engine took every
+// command and still plays every emitter and the music.
+func TestEmittersMove(t *testing.T) {
+	const n = 16
+	a, m := openEmitters(t, n)
+	if m.Len() != n {
+		t.Fatalf("Len %d, want %d", m.Len(), n)
+	}
+	m.Step(0)
+	l0, p0 := m.Listener(), m.Position(3)
+	m.Step(5 * time.Second)
+	l1, p1 := m.Listener(), m.Position(3)
+	if l0.Position == l1.Position || p0 == p1 {
+		t.Errorf("listener %v -> %v, emitter 3 %v -> %v: want both moved", l0.Position, l1.Position, p0, p1)
+	}
+	for i := range n {
+		p := m.Position(i)
+		if p.X < -scene.WorldHalf || p.X > scene.WorldHalf || p.Z < -scene.WorldHalf || p.Z > scene.WorldHalf || p.Y != 0 {
+			t.Errorf("emitter %d at %v, outside the world", i, p)
+		}
+	}
+	if st := m.Stats(); st.Moves != 2*(n+1) || st.QueueFull != 0 || st.Lost != 0 {
+		t.Errorf("stats %+v, want %d moves and no refusal", st, 2*(n+1))
+	}
+	time.Sleep(50 * time.Millisecond)
+	for i := range n {
+		if !a.Engine.Playing(m.Handle(i)) {
+			t.Errorf("emitter %d not playing", i)
+		}
+	}
+	if !a.Engine.Playing(a.Music) {
+		t.Error("the music stopped")
+	}
+}
+
+// TestEmittersStepAllocs checks that a frame's Step (the listener and
+// every emitter moved) allocates nothing.
+func TestEmittersStepAllocs(t *testing.T) {
+	_, m := openEmitters(t, 16)
+	var at time.Duration
+	testenv.NoAllocs(t, "Emitters.Step", 200, func() {
+		at += 4 * time.Millisecond
+		m.Step(at)
+	})
+}
+
+// TestNewEmittersRefuses checks the count's bounds.
+func TestNewEmittersRefuses(t *testing.T) {
+	a, err := scene.OpenAudio("offline", scene.NewLogger("text", io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for _, n := range []int{-1, scene.MaxEmitters + 1} {
+		if _, err := a.NewEmitters(n, 1); !errors.Is(err, scene.ErrEmitters) {
+			t.Errorf("NewEmitters(%d): %v, want scene.ErrEmitters", n, err)
+		}
+	}
+}
