@@ -72,6 +72,12 @@ type Emitters struct {
 	pos   []voices.Vec3
 	lis   voices.Listener
 	stats EmitterStats
+	// play is the Play of emitter i, reused so that Restart allocates
+	// nothing; stopped is set between Stop and Restart.
+	play    voices.PlayDesc
+	sp      voices.Spatial
+	clips   []voices.Clip
+	stopped bool
 }
 
 // EmitterStats counts what Step sent and what the engine refused. A
@@ -83,8 +89,10 @@ type EmitterStats struct {
 	// its last position until the next frame.
 	QueueFull uint64
 	// Lost counts SetPosition calls on an emitter that no longer plays
-	// (stolen past the logical cap, or stopped).
+	// (stolen past the logical cap).
 	Lost uint64
+	// Refused counts Restart's plays the engine refused.
+	Refused uint64
 }
 
 // NewEmitters plays n looping emitters (0..MaxEmitters) at positions
@@ -111,16 +119,46 @@ func (a *Audio) NewEmitters(n int, seed uint64) (*Emitters, error) {
 		return nil, fmt.Errorf("scene: emitters: listener: %w", err)
 	}
 	bus, _ := a.Engine.Bus("sfx")
+	m.clips = a.emitClips[:]
+	m.play = voices.PlayDesc{Volume: emitVolume, Loop: true, Priority: emitPriority, Bus: bus, Spatial: &m.sp}
 	for i := range m.h {
-		sp := &voices.Spatial{Position: m.pos[i]}
-		h, err := a.Engine.Play(a.emitClips[i%len(a.emitClips)], voices.PlayDesc{
-			Volume: emitVolume, Loop: true, Priority: emitPriority, Bus: bus, Spatial: sp})
+		h, err := m.start(i)
 		if err != nil {
 			return nil, fmt.Errorf("scene: emitter %d of %d: %w", i, n, err)
 		}
 		m.h[i] = h
 	}
 	return m, nil
+}
+
+// start plays emitter i at its place.
+func (m *Emitters) start(i int) (voices.Handle, error) {
+	m.sp = voices.Spatial{Position: m.pos[i]}
+	return m.eng.Play(m.clips[i%len(m.clips)], m.play)
+}
+
+// Stop stops every emitter; Step then moves only the listener. The stress
+// tool's voice-storm does this, to count its probes against the engine's
+// cap alone. It allocates nothing.
+func (m *Emitters) Stop() {
+	for _, h := range m.h {
+		_ = m.eng.Stop(h)
+	}
+	m.stopped = true
+}
+
+// Restart plays every emitter again, at its place at time t. It allocates
+// nothing; a refused play is counted (Stats.Refused).
+func (m *Emitters) Restart(t time.Duration) {
+	m.place(t)
+	for i := range m.h {
+		h, err := m.start(i)
+		if err != nil {
+			m.stats.Refused++
+		}
+		m.h[i] = h
+	}
+	m.stopped = false
 }
 
 // place computes the listener and every emitter at time t.
@@ -150,6 +188,9 @@ func (m *Emitters) place(t time.Duration) {
 func (m *Emitters) Step(t time.Duration) {
 	m.place(t)
 	m.count(m.eng.SetListener(m.lis))
+	if m.stopped {
+		return
+	}
 	for i, h := range m.h {
 		m.count(m.eng.SetPosition(h, m.pos[i], voices.Vec3{}))
 	}
@@ -212,3 +253,7 @@ func emitterEngine(d *voices.EngineDesc) {
 // and one mixer block every 5.3 ms, MaxEmitters positions a frame and
 // the effects fit.
 const QueueSize = 4096
+
+// Virtual is how many logical sounds the scene's engine holds
+// (EngineDesc.Virtual): every emitter, the music and the effects.
+const Virtual = 1024

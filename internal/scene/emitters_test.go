@@ -85,3 +85,42 @@ func TestNewEmittersRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestEmittersStopRestart checks that Stop ends every emitter, that
+// Restart plays them all again under new handles, and that neither
+// allocates.
+func TestEmittersStopRestart(t *testing.T) {
+	const n = 16
+	a, m := openEmitters(t, n)
+	old := m.Handle(0)
+	m.Stop()
+	m.Step(time.Second) // moves only the listener
+	deadline := time.Now().Add(5 * time.Second)
+	for a.Engine.Playing(m.Handle(n-1)) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	for i := range n {
+		if a.Engine.Playing(m.Handle(i)) {
+			t.Errorf("emitter %d plays after Stop", i)
+		}
+	}
+	if st := m.Stats(); st.Lost != 0 {
+		t.Errorf("Step after Stop: %d moves lost, want none sent", st.Lost)
+	}
+	m.Restart(2 * time.Second)
+	time.Sleep(50 * time.Millisecond)
+	for i := range n {
+		if !a.Engine.Playing(m.Handle(i)) {
+			t.Errorf("emitter %d not playing after Restart", i)
+		}
+	}
+	if m.Handle(0) == old || m.Stats().Refused != 0 {
+		t.Errorf("handle %v (was %v), %d refused: want a new handle, none refused", m.Handle(0), old, m.Stats().Refused)
+	}
+	var at time.Duration
+	testenv.NoAllocs(t, "Emitters.Stop and Restart", 20, func() {
+		at += time.Second
+		m.Stop()
+		m.Restart(at)
+	})
+}
