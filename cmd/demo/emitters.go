@@ -68,7 +68,7 @@ func (m *worldMap) draw(d *demo) error {
 	m.q.Fill(white, x0, y0, x0+mapSize, y0+mapSize, colMapBg)
 	for i := range n {
 		col := uint32(colVirtual)
-		if real(d.snd.Engine, d.emit.Handle(i)) {
+		if mixed(d.snd.Engine, d.emit.Handle(i)) {
 			col = colReal
 		}
 		x, y := toMap(d.emit.Position(i), x0, y0)
@@ -83,3 +83,6 @@ func (m *worldMap) draw(d *demo) error {
 	d.win.Draw(off, m.q.Runs())
 	return nil
 }
+
+// mixed reports whether h's sound is mixed: playing, and real.
+func mixed(e *voices.Engine, h voices.Handle) bool { return e.Playing(h) }

@@ -91,7 +91,8 @@ type EmitterStats struct {
 	// Lost counts SetPosition calls on an emitter that no longer plays
 	// (stolen past the logical cap).
 	Lost uint64
-	// Refused counts Restart's plays the engine refused.
+	// Refused counts the plays of NewEmitters and Restart the engine
+	// refused (past its cap): those emitters stay silent.
 	Refused uint64
 }
 
@@ -123,7 +124,13 @@ func (a *Audio) NewEmitters(n int, seed uint64) (*Emitters, error) {
 	m.play = voices.PlayDesc{Volume: emitVolume, Loop: true, Priority: emitPriority, Bus: bus, Spatial: &m.sp}
 	for i := range m.h {
 		h, err := m.start(i)
-		if err != nil {
+		switch err {
+		case nil:
+		case voices.ErrNoVoice, voices.ErrQueueFull:
+			// Past the engine's cap: counted, and the emitter stays
+			// silent.
+			m.stats.Refused++
+		default:
 			return nil, fmt.Errorf("scene: emitter %d of %d: %w", i, n, err)
 		}
 		m.h[i] = h
