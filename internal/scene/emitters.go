@@ -256,10 +256,11 @@ func emitterEngine(d *voices.EngineDesc) {
 	d.QueueSize = QueueSize
 }
 
-// QueueSize is the scene engine's command queue: at 240 frames a second
-// and one mixer block every 5.3 ms, MaxEmitters positions a frame and
-// the effects fit.
-const QueueSize = 4096
+// QueueSize is the scene engine's command queue. Several frames of
+// MaxEmitters moves may wait for one mixer block, beside the stress
+// tool's voice-storm: a burst past the logical cap and a probe for each
+// place. 4096 overflowed in that storm.
+const QueueSize = 16384
 
 // Virtual is how many logical sounds the scene's engine holds
 // (EngineDesc.Virtual): every emitter, the music and the effects.
