@@ -19,7 +19,7 @@ const (
 
 // World map colours (0xRRGGBBAA); the test looks for them.
 const (
-	colMapBg    = 0x14161eff
+	colMapBg    = 0x1e2434ff
 	colReal     = 0xffd23fff // an emitter the mixer mixes
 	colVirtual  = 0x5c5236ff // one it only tracks in time
 	colListener = 0x7fffd4ff
