@@ -81,7 +81,7 @@ func (r *renderer) buildReport(snd *scene.Audio, wall time.Duration) *report {
 		Active: vs.Active, Peak: vs.Peak, Capacity: vs.MaxVoices, Refused: vs.Refusals,
 		Stolen: vs.Steals, QueueFull: vs.QueueFull, Underruns: vs.Underruns, MixMax: toMS(vs.MixMax),
 	}
-	rep.Scale = scaleOf(r.emit)
+	rep.Scale = scaleOf(r.emit, snd, &vs)
 	peak := uint64(r.reqs.Peak())
 	rep.Queues = []queueSection{
 		{Name: "render", Capacity: r.reqs.Cap(), Peak: &peak, Full: r.reqs.Full()},

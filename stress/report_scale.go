@@ -1,6 +1,9 @@
 package main
 
-import "github.com/steadyframe/steadyframe/internal/scene"
+import (
+	"github.com/steadyframe/steadyframe/internal/scene"
+	"github.com/steadyframe/steadyframe/voices"
+)
 
 // scaleSection is the game's scale (-emitters): the positioned loops
 // moving around the listener and the commands that moved them.
@@ -12,24 +15,34 @@ type scaleSection struct {
 	Moves     uint64 `json:"moves"`
 	QueueFull uint64 `json:"moves_queue_full"`
 	Lost      uint64 `json:"moves_lost"`
+	// The streamed music: its ring's bytes, and the times (and device
+	// frames) its decoder fell behind.
+	StreamMemory         int    `json:"stream_memory_bytes"`
+	StreamUnderruns      uint64 `json:"stream_underruns"`
+	StreamUnderrunFrames uint64 `json:"stream_underrun_frames"`
 }
 
-// scaleOf reads the emitters' counts; m is nil without emitters.
-func scaleOf(m *scene.Emitters) scaleSection {
-	if m == nil {
-		return scaleSection{}
+// scaleOf reads the emitters' counts (m is nil without emitters), the
+// music stream's and the engine's.
+func scaleOf(m *scene.Emitters, snd *scene.Audio, vs *voices.Stats) scaleSection {
+	s := scaleSection{StreamMemory: snd.MusicStream().Memory(), StreamUnderruns: vs.StreamUnderruns,
+		StreamUnderrunFrames: vs.StreamUnderrunFrames}
+	if m != nil {
+		st := m.Stats()
+		s.Emitters, s.Moves, s.QueueFull, s.Lost = m.Len(), st.Moves, st.QueueFull, st.Lost
 	}
-	st := m.Stats()
-	return scaleSection{Emitters: m.Len(), Moves: st.Moves, QueueFull: st.QueueFull, Lost: st.Lost}
+	return s
 }
 
-// text is the report's emitters line.
+// text is the report's emitters line, and the music stream's.
 func (s scaleSection) text() string {
-	if s.Emitters == 0 {
-		return "none (-emitters 0)"
+	t := "none (-emitters 0)"
+	if s.Emitters > 0 {
+		t = itoa(s.Emitters) + " positioned loops around a walking listener; " + utoa(s.Moves) + " moves, " +
+			utoa(s.QueueFull) + " refused by a full queue, " + utoa(s.Lost) + " to an emitter no longer playing"
 	}
-	return itoa(s.Emitters) + " positioned loops around a walking listener; " + utoa(s.Moves) + " moves, " +
-		utoa(s.QueueFull) + " refused by a full queue, " + utoa(s.Lost) + " to an emitter no longer playing"
+	return t + "\n  stream     music streamed from a WAV file through a " + itoa(s.StreamMemory) + "-byte ring; " +
+		utoa(s.StreamUnderruns) + " underruns (" + utoa(s.StreamUnderrunFrames) + " frames of silence)"
 }
 
 func utoa(n uint64) string { return itoa(int(n)) }

@@ -122,6 +122,7 @@ func (a *Audio) NewEmitters(n int, seed uint64) (*Emitters, error) {
 	bus, _ := a.Engine.Bus("sfx")
 	m.clips = a.emitClips[:]
 	m.play = voices.PlayDesc{Volume: emitVolume, Loop: true, Priority: emitPriority, Bus: bus, Spatial: &m.sp}
+	blocks := a.Engine.Stats().Blocks
 	for i := range m.h {
 		h, err := m.start(i)
 		switch err {
@@ -135,6 +136,9 @@ func (a *Audio) NewEmitters(n int, seed uint64) (*Emitters, error) {
 		}
 		m.h[i] = h
 	}
+	// As for the music: a StopAll before the mixer starts them would
+	// cancel plays the stress tool counts as its workers'.
+	a.waitStarted(blocks)
 	return m, nil
 }
 
