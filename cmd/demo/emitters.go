@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/steadyframe/steadyframe/internal/quads"
@@ -86,3 +87,13 @@ func (m *worldMap) draw(d *demo) error {
 
 // mixed reports whether h's sound is mixed: playing, and real.
 func mixed(e *voices.Engine, h voices.Handle) bool { return e.Playing(h) }
+
+// scale writes the panel's line of the game's scale: the emitters and
+// the music stream's underruns.
+func (p *panel) scale(w *quads.Writer, d *demo, x, y float32, vs *voices.Stats) {
+	p.text = append(p.text[:0], "EMITTERS "...)
+	p.text = strconv.AppendInt(p.text, int64(d.emit.Len()), 10)
+	p.text = append(p.text, "  STREAM UNDERRUNS "...)
+	p.text = strconv.AppendUint(p.text, vs.StreamUnderruns, 10)
+	p.draw(w, d, x, y, colText)
+}
