@@ -80,6 +80,8 @@ type mixer struct {
 	// cleared by the mixer before its slot is free again: SetPitch reads
 	// it to refuse an unpitched voice.
 	pitchable []atomic.Bool
+
+	virt *virtState // virtual voices (virtual.go); nil without them
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -189,6 +191,9 @@ func (m *mixer) renderBlock() {
 // gains returns the left and right gains v should reach this block: its
 // pan, its volume and its source format's gain.
 func (m *mixer) gains(v *voice) (float32, float32) {
+	if v.swapOut {
+		return 0, 0 // a virtual voice's swap out (virtual.go)
+	}
 	g := v.volume * m.formatGain[v.pool.fi]
 	return v.panL * g, v.panR * g
 }
@@ -426,6 +431,7 @@ func (m *mixer) reap() {
 
 func (m *mixer) endVoice(v *voice, s uint32) {
 	m.unpitch(s)
+	m.endVirtual(s)
 	m.release(s, EventEnded)
 	v.clip.bank.readers.Add(-1)
 	counted := v.counted

@@ -89,6 +89,14 @@ type Stats struct {
 	// InstanceRefusals those refused by its MaxInstances. Both are in
 	// Refusals too.
 	Cooldowns, InstanceRefusals uint64
+
+	// Virtual voices (EngineDesc.Virtual; all zero without them). Real
+	// and Virtual split Active after the last block's ranking: the sounds
+	// mixed and those tracked without mixing. RealMax is the real
+	// voices' cap (EngineDesc.MaxVoices); MaxVoices, Counted and Peak
+	// then count logical sounds. Swaps counts moves either way.
+	Real, Virtual, RealMax int
+	Swaps                  uint64
 }
 
 // Stats returns the engine's counters; safe from any goroutine.
@@ -111,6 +119,7 @@ func (e *Engine) Stats() Stats {
 		Barrier:          e.barrier.Stats(),
 	}
 	e.extStats(&s)
+	e.virtStats(&s)
 	s.Underruns = s.Device.Underruns
 	s.DeviceLatency = s.Device.Latency + e.format.Duration(m.limDelay)
 	// Only the mixer enters the barrier, once per block: its passes are the
