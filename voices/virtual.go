@@ -49,6 +49,7 @@ type virtState struct {
 	busAud  []float32 // each bus's gain through its parents, this block
 	vv      []virtVoice
 	keys    []uint64 // the ranking's sort keys, one per sound ranked
+	capped  bool     // a format's real cap is under maxReal: the ranking must sort
 
 	real, virtual atomic.Int32
 	swaps         atomic.Uint64
@@ -85,6 +86,9 @@ func (m *mixer) initVirtual(maxReal int, realCap []int32) {
 	}
 	for i := range w.vv {
 		w.vv[i].att3d = 1
+	}
+	for _, c := range realCap {
+		w.capped = w.capped || int(c) < maxReal
 	}
 	for i := range m.slots.pools {
 		w.busStep[i] = uint64(m.slots.pools[i].format.Rate) << 32 / uint64(m.dev.Rate)
@@ -128,6 +132,7 @@ func (m *mixer) rank() {
 	}
 	clear(w.used)
 	var total, real, virtual int32
+	nprot := 0
 	keys := w.keys[:0]
 	end := x.frame + int64(m.block)
 	for i, s := range m.active {
@@ -155,26 +160,52 @@ func (m *mixer) rank() {
 		if e.vol.total != 0 {
 			vol = max(vol, e.vol.target) // a fade-in ranks by where it goes
 		}
-		aud := vol * m.formatGain[v.pool.fi] * w.busAud[e.bus] * max(v.panL, v.panR) * vv.att3d
-		if e.paused || e.pausing {
+		// Plain compares rather than max, whose NaN handling cost the
+		// loop a fifth (BenchmarkVirtual).
+		pan := v.panL
+		if v.panR > pan {
+			pan = v.panR
+		}
+		aud := vol * m.formatGain[v.pool.fi] * w.busAud[e.bus] * pan * vv.att3d
+		if e.paused || e.pausing || !(aud > 0) {
 			aud = 0
 		}
 		if vv.mode == virtReal {
 			aud *= virtHold
 		}
-		k := uint64(math.Float32bits(max(aud, 0))>>4)<<keyAudShift | uint64(keyIdxMask-i)
+		k := uint64(math.Float32bits(aud)>>4)<<keyAudShift | uint64(keyIdxMask-i)
 		k |= uint64(uint16(v.priority)^0x8000) << keyPrioShft
 		if v.protected {
 			k |= keyProt
+			nprot++
 		}
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	// The common case needs no sort: when no format cap binds, the
+	// places go to the top keys, in any order, and a quickselect finds
+	// them in linear time. Only if one of those is silent (a silent sound
+	// of high priority) or a format cap could bind is the order needed.
+	places := int(w.maxReal - total)
+	top := max(places, nprot)
+	if top < len(keys) {
+		selectTop(keys, top)
+		if !w.capped && allAudible(keys[len(keys)-top:]) {
+			for j, k := range keys {
+				m.place(m.active[keyIdxMask-int(k&keyIdxMask)], j >= len(keys)-top)
+			}
+			real += int32(top)
+			virtual += int32(len(keys) - top)
+			w.keys = keys
+			w.real.Store(real)
+			w.virtual.Store(virtual)
+			return
+		}
+		slices.Sort(keys)
+	}
 	for j := len(keys) - 1; j >= 0; j-- {
 		k := keys[j]
 		s := m.active[keyIdxMask-int(k&keyIdxMask)]
-		v := &m.voices[s]
-		fi := v.pool.fi
+		fi := m.voices[s].pool.fi
 		audible := k>>keyAudShift&(1<<keyAudBits-1) != 0
 		want := k&keyProt != 0 || audible && total < w.maxReal && w.used[fi] < w.realCap[fi]
 		if want {
@@ -184,15 +215,17 @@ func (m *mixer) rank() {
 		} else {
 			virtual++
 		}
-		m.place(v, &x.v[s], &w.vv[s], want)
+		m.place(s, want)
 	}
 	w.keys = keys
 	w.real.Store(real)
 	w.virtual.Store(virtual)
 }
 
-// place moves a ranked sound to the mode the ranking wants for it.
-func (m *mixer) place(v *voice, e *voiceExt, vv *virtVoice, real bool) {
+// place moves the ranked sound in slot s to the mode the ranking wants
+// for it.
+func (m *mixer) place(s uint32, real bool) {
+	v, e, vv := &m.voices[s], &m.x.v[s], &m.virt.vv[s]
 	switch {
 	case vv.mode == virtNew && real:
 		vv.mode = virtReal // starts as any voice does
@@ -219,6 +252,59 @@ func (m *mixer) place(v *voice, e *voiceExt, vv *virtVoice, real bool) {
 			v.joining, v.startOff = true, 0
 		}
 		m.virt.swaps.Add(1)
+	}
+}
+
+// allAudible reports whether every key in keys is of a protected or an
+// audible sound.
+func allAudible(keys []uint64) bool {
+	for _, k := range keys {
+		if k&keyProt == 0 && k>>keyAudShift&(1<<keyAudBits-1) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// selectTop reorders keys so that its last n are its n largest, in no
+// particular order (Hoare's quickselect, median of three): linear time,
+// in place.
+func selectTop(keys []uint64, n int) {
+	lo, hi, want := 0, len(keys)-1, len(keys)-n
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if keys[mid] < keys[lo] {
+			keys[mid], keys[lo] = keys[lo], keys[mid]
+		}
+		if keys[hi] < keys[lo] {
+			keys[hi], keys[lo] = keys[lo], keys[hi]
+		}
+		if keys[hi] < keys[mid] {
+			keys[hi], keys[mid] = keys[mid], keys[hi]
+		}
+		p := keys[mid]
+		i, j := lo, hi
+		for i <= j {
+			for keys[i] < p {
+				i++
+			}
+			for keys[j] > p {
+				j--
+			}
+			if i <= j {
+				keys[i], keys[j] = keys[j], keys[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case want <= j:
+			hi = j
+		case want >= i:
+			lo = i
+		default:
+			return
+		}
 	}
 }
 

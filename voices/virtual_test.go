@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 	"time"
 )
@@ -387,5 +388,115 @@ func TestVirtualBadInput(t *testing.T) {
 		if _, err := NewEngine(d); !errors.Is(err, ErrInvalid) {
 			t.Errorf("NewEngine(MaxVoices %d, Virtual %d): %v, want ErrInvalid", d.MaxVoices, d.Virtual, err)
 		}
+	}
+}
+
+// TestSelectTop checks the ranking's quickselect against a sort, on
+// random keys with many duplicates.
+func TestSelectTop(t *testing.T) {
+	rng := uint64(1)
+	for trial := range 500 {
+		n := 1 + trial%97
+		keys := make([]uint64, n)
+		for i := range keys {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			keys[i] = rng >> 60 // 16 values: duplicates
+		}
+		want := slices.Clone(keys)
+		slices.Sort(want)
+		top := trial % (n + 1)
+		selectTop(keys, top)
+		got := slices.Clone(keys[n-top:])
+		slices.Sort(got)
+		if !slices.Equal(got, want[n-top:]) {
+			t.Fatalf("n %d top %d: got %v, want %v", n, top, got, want[n-top:])
+		}
+	}
+}
+
+// TestVirtualRankOrder proves the ranking's order: priority first, then
+// audibility; a silent sound (paused) never takes a place, whatever its
+// priority; and a format's real cap (FormatCaps) holds while the total
+// has room.
+func TestVirtualRankOrder(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{MaxVoices: 3, Virtual: 32, FormatCaps: map[Format]int{mono44: 1}})
+	_, c48 := clipOf(t, e, "a", st48f, tone(st48f, 4800, 440, 0.1), ClipDesc{})
+	_, c44 := clipOf(t, e, "b", mono44, tone(mono44, 4410, 440, 0.1), ClipDesc{})
+	play := func(c Clip, d PlayDesc) Handle {
+		t.Helper()
+		d.Loop = true
+		h, err := e.Play(c, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	paused := play(c48, PlayDesc{Priority: 9})
+	if err := e.Pause(paused); err != nil {
+		t.Fatal(err)
+	}
+	high := play(c48, PlayDesc{Priority: 1, Volume: 0.05})
+	loud44 := play(c44, PlayDesc{Volume: 4})
+	next44 := play(c44, PlayDesc{Volume: 3})
+	loud48 := play(c48, PlayDesc{Volume: 2})
+	quiet48 := play(c48, PlayDesc{Volume: 0.1})
+	for range 4 {
+		render(t, dev, 256)
+	}
+	for _, c := range []struct {
+		name string
+		h    Handle
+		want uint8
+	}{
+		{"paused, priority 9", paused, virtOff},
+		{"priority 1, quiet", high, virtReal},
+		{"loudest 44.1 kHz", loud44, virtReal},
+		{"second 44.1 kHz (its format's cap is 1)", next44, virtOff},
+		{"loud 48 kHz", loud48, virtReal},
+		{"quiet 48 kHz", quiet48, virtOff},
+	} {
+		if m := e.modeOf(c.h); m != c.want {
+			t.Errorf("%s: mode %d, want %d", c.name, m, c.want)
+		}
+	}
+	if st := e.Stats(); st.Real != 3 || st.Virtual != 3 {
+		t.Errorf("Stats Real %d Virtual %d, want 3 3", st.Real, st.Virtual)
+	}
+}
+
+// TestVirtualFirstSwapInNoClick covers a sound that starts virtual and
+// is swapped in for the first time: it ramps in from silence over a
+// block too, so the worst step stays within the tone's own (as in
+// TestVirtualSwapNoClick, 2·A·sin(π·f/48000)).
+func TestVirtualFirstSwapInNoClick(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{MaxVoices: 1, Virtual: 4, BlockFrames: 256, Formats: []Format{st48f, mono48}})
+	_, quiet := clipOf(t, e, "silence", mono48, make([]byte, 2*4800), ClipDesc{})
+	_, snd := clipOf(t, e, "tone", st48f, tone(st48f, 4800, 1000, 0.8), ClipDesc{})
+	d, err := e.Play(quiet, PlayDesc{Volume: 2, Loop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Play(snd, PlayDesc{Volume: 0.5, Loop: true}); err != nil {
+		t.Fatal(err)
+	}
+	var out []float32
+	for b := range 20 {
+		if b == 10 {
+			if err := e.SetVolume(d, 0.1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l, _ := renderMix(t, e, dev, 256)
+		out = append(out, l...)
+	}
+	if pk := peak(out[:10*256]); pk != 0 {
+		t.Fatalf("peak %g while the tone is virtual, want 0", pk)
+	}
+	own := 2 * 0.4 * math.Sin(math.Pi*1000/48000)
+	if worst := maxStep(out); worst > own || peak(out[11*256:]) < 0.39 {
+		t.Errorf("worst step %.5f (the tone's own %.5f), peak %.3f after the swap in", worst, own, peak(out[11*256:]))
+	}
+	if st := e.Stats(); st.Swaps != 2 {
+		t.Errorf("Swaps %d, want 2", st.Swaps)
 	}
 }
