@@ -36,6 +36,12 @@ type virtVoice struct {
 	// before the ranking reads it.
 	att3d float32
 	mode  uint8
+	// looped is set once a looping sound on a rate bus has wrapped, and
+	// last is its position at the last ranking, which shows a wrap while
+	// it is real: a swap in subtracts the bus's look-ahead from the
+	// position, which may cross the loop's start backwards.
+	looped bool
+	last   uint32
 }
 
 // virtState is the mixer's virtual voices: nil in an engine without
@@ -137,6 +143,11 @@ func (m *mixer) rank() {
 	end := x.frame + int64(m.block)
 	for i, s := range m.active {
 		v, e, vv := &m.voices[s], &x.v[s], &w.vv[s]
+		if v.bus != nil && v.loop && (vv.mode == virtReal || vv.mode == virtOut) {
+			p := uint32(v.pos >> 32)
+			vv.looped = vv.looped || p < vv.last
+			vv.last = p
+		}
 		if vv.mode == virtOut {
 			vv.mode, v.swapOut = virtOff, false
 		}
@@ -248,6 +259,9 @@ func (m *mixer) place(s uint32, real bool) {
 		v.gainL, v.gainR = 0, 0 // the block ramps it in from silence
 		if v.bus != nil {
 			p := math.Round(float64(v.pos)/(1<<32) - v.bus.lookahead())
+			if v.loop && vv.looped && p < float64(v.loopStart) {
+				p += float64(v.end - v.loopStart) // back across the seam, into the loop's end
+			}
 			v.pos = uint64(max(p, 0)) << 32
 			v.joining, v.startOff = true, 0
 		}
@@ -344,7 +358,11 @@ func (m *mixer) advanceVirtual(v *voice, e *voiceExt, s uint32, off int) {
 		m.advancePitched(v, n)
 	case v.bus != nil:
 		v.pos += uint64(n) * m.virt.busStep[v.pool.fi]
+		p := v.pos
 		v.wrap(v.stop())
+		if v.pos != p {
+			m.virt.vv[s].looped = true
+		}
 	default:
 		v.pos += uint64(n) * v.step
 		v.wrap(v.stop())

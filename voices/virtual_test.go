@@ -33,14 +33,21 @@ type swapCase struct {
 	// pitched); one frame on a rate bus, which rounds a rejoining voice
 	// to the whole frame nearest its block's first output.
 	tol float64
+	// loop, when set, is the clip's length: the sound loops it, so that
+	// the swap back in lands just past its seam (see swapRun).
+	loop int
 }
 
 var swapCases = []swapCase{
-	{"unity-48k", st48f, ResamplerSinc, 0, 0},
-	{"linear-44k1", Format{Rate: 44100, Channels: 2, Encoding: EncodingFloat32LE}, ResamplerLinear, 0, 0},
-	{"ratebus-44k1", Format{Rate: 44100, Channels: 2, Encoding: EncodingFloat32LE}, ResamplerSinc, 0, 1},
-	{"ratebus-22k05", Format{Rate: 22050, Channels: 2, Encoding: EncodingFloat32LE}, ResamplerSinc, 0, 1},
-	{"pitched-48k", st48f, ResamplerSinc, 1.5, 0},
+	{"unity-48k", st48f, ResamplerSinc, 0, 0, 0},
+	{"linear-44k1", Format{Rate: 44100, Channels: 2, Encoding: EncodingFloat32LE}, ResamplerLinear, 0, 0, 0},
+	{"ratebus-44k1", Format{Rate: 44100, Channels: 2, Encoding: EncodingFloat32LE}, ResamplerSinc, 0, 1, 0},
+	{"ratebus-22k05", Format{Rate: 22050, Channels: 2, Encoding: EncodingFloat32LE}, ResamplerSinc, 0, 1, 0},
+	{"pitched-48k", st48f, ResamplerSinc, 1.5, 0, 0},
+	// At block 31 the sound's output has reached source frame 7291 of
+	// 44.1 kHz; a rate bus member has summed 24 frames further, past a
+	// 7300-frame loop's seam.
+	{"ratebus-44k1-seam", Format{Rate: 44100, Channels: 2, Encoding: EncodingFloat32LE}, ResamplerSinc, 0, 1, 7300},
 }
 
 // swapRun plays pcm (format c.f) on an engine with one real voice and
@@ -94,10 +101,13 @@ func TestVirtualSwapPosition(t *testing.T) {
 	for _, c := range swapCases {
 		t.Run(c.name, func(t *testing.T) {
 			frames := 2 * c.f.Rate
+			if c.loop > 0 {
+				frames = c.loop
+			}
 			slope := 0.5 / float64(frames)
 			pcm := positionRamp(c.f, frames, slope)
-			ref, _ := swapRun(t, c, pcm, false, false, 60)
-			got, st := swapRun(t, c, pcm, false, true, 60)
+			ref, _ := swapRun(t, c, pcm, c.loop > 0, false, 60)
+			got, st := swapRun(t, c, pcm, c.loop > 0, true, 60)
 			if st.Swaps != 4 {
 				t.Errorf("Swaps %d, want 4 (the sound out and back in, the silence in and out)", st.Swaps)
 			}
@@ -108,9 +118,21 @@ func TestVirtualSwapPosition(t *testing.T) {
 			}
 			// The gain is 0.5 (pan centre, balance): a sample is 0.5 ×
 			// slope × the source frame, at the source rate's frames.
+			// A loop's seam is a jump of the ramp: the samples within a
+			// filter's length of one say nothing about the position.
+			seam := func(i int) bool {
+				for j := max(i-64, 1); j < min(i+64, len(ref)); j++ {
+					if math.Abs(float64(ref[j]-ref[j-1])) > 0.1 {
+						return true
+					}
+				}
+				return false
+			}
 			worst := 0.0
 			for i := 33 * 256; i < 60*256; i++ {
-				worst = max(worst, math.Abs(float64(got[i]-ref[i]))/(0.5*slope))
+				if c.loop == 0 || !seam(i) {
+					worst = max(worst, math.Abs(float64(got[i]-ref[i]))/(0.5*slope))
+				}
 			}
 			t.Logf("worst position error after the swap back in: %.4f source frames", worst)
 			if worst > c.tol+1e-3 {
