@@ -91,10 +91,11 @@ type Stats struct {
 	Cooldowns, InstanceRefusals uint64
 
 	// Virtual voices (EngineDesc.Virtual; all zero without them). Real
-	// and Virtual split Active after the last block's ranking: the sounds
-	// mixed and those tracked without mixing. RealMax is the real
-	// voices' cap (EngineDesc.MaxVoices); MaxVoices, Counted and Peak
-	// then count logical sounds. Swaps counts moves either way.
+	// and Virtual are the last block's ranking: the sounds given a real
+	// voice, and those tracked without mixing. A sound waiting for its
+	// start time is in neither. RealMax is the real voices' cap
+	// (EngineDesc.MaxVoices); MaxVoices, Counted and Peak then count
+	// logical sounds. Swaps counts moves either way.
 	Real, Virtual, RealMax int
 	Swaps                  uint64
 }
