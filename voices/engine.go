@@ -45,11 +45,11 @@ const (
 // default. It is a plain value: NewEngine reads it once, on the calling
 // goroutine, and the caller may reuse it afterwards.
 type EngineDesc struct {
-	// Device plays the mix; nil means an Offline device in real-time mode
-	// (silent). Use otodev.New for the sound card, or a Pull for an audio
-	// system the application already runs (Ebitengine): if it fails to
-	// start, the engine logs the failure, falls back to a real-time
-	// Offline device, and keeps the device's error for Err.
+	// Device plays the mix; nil means an Offline device in real-time
+	// mode (silent). Use otodev.New for the sound card, or a Pull for
+	// an audio system the application already runs (Ebitengine). If it
+	// fails to start, the engine logs the failure and falls back to a
+	// real-time Offline device. It keeps the device's error for Err.
 	Device Device
 	// Format is the device format; the zero value means
 	// DefaultDeviceFormat (48 kHz float32 stereo).
@@ -93,15 +93,31 @@ type EngineDesc struct {
 	// Events bounds the event queue (PollEvent), rounded up to a power
 	// of two; 0 means no events are queued.
 	Events int
-	// StartLatency, when set, places each Play without an At at the time
-	// it was called plus StartLatency, on the engine clock, instead of
-	// at the next block: for a device that pulls a large span at once
-	// (Ebitengine's default player buffer of 0.5 s: set StartLatency to
-	// it), so that the Plays of one pull start spread as they were
-	// called, at a constant latency, rather than all in its first block.
-	// A waiting voice counts against the caps only from its start. Play
-	// then reads the clock.
+	// StartLatency, when set, places each Play without an At on the
+	// engine clock, at the time it was called plus StartLatency,
+	// instead of at the next block. It is for a device that pulls a
+	// large span at once, such as Ebitengine's default player buffer of
+	// 0.5 s: set StartLatency to it. Then the Plays of one pull start
+	// spread as they were called, at a constant latency, rather than
+	// all in its first block. A waiting voice counts against the caps
+	// only from its start. Play then reads the clock.
 	StartLatency time.Duration
+
+	// 3D sound (spatial.go).
+
+	// DistanceModel is how positioned voices fade with distance.
+	DistanceModel DistanceModel
+	// RefDistance, MaxDistance and Rolloff are the distance settings of
+	// positioned voices whose Spatial leaves them zero. Their zero values
+	// mean DefaultRefDistance, no maximum (+Inf) and DefaultRolloff.
+	RefDistance, MaxDistance, Rolloff float32
+	// DopplerFactor scales the doppler shift of positioned voices (1 is
+	// physical); 0 means no doppler. With doppler, a positioned voice is
+	// played pitched: resampled alone, at the pitched path's cost.
+	DopplerFactor float32
+	// SpeedOfSound is in the game's units per second; 0 means
+	// DefaultSpeedOfSound.
+	SpeedOfSound float32
 
 	// Virtual, when set, is how many sounds may play at once (virtual.go,
 	// MaxVoices+1 to MaxVirtual), of which the MaxVoices most audible are
@@ -140,6 +156,14 @@ type PlayDesc struct {
 	// shared rate bus. A voice played with a pitch is resampled alone,
 	// for its whole life, and SetPitch may change it.
 	Pitch float32
+
+	// 3D sound (spatial.go).
+
+	// Spatial, when set, positions the voice around the listener: its
+	// distance, direction and cone set its gains and pan (Pan is then
+	// unused), and with EngineDesc.DopplerFactor its pitch. Play copies
+	// it. Nil plays the voice as without 3D.
+	Spatial *Spatial
 }
 
 // Engine plays clips on a device through one mixer. Play, Stop, SetVolume,
@@ -300,6 +324,9 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	if err := e.initExt(d); err != nil {
 		return nil, err
 	}
+	if err := e.init3D(d); err != nil {
+		return nil, err
+	}
 	if realCaps != nil {
 		e.mix.initVirtual(d.MaxVoices, realCaps)
 	}
@@ -373,12 +400,12 @@ func (e *Engine) Format() Format { return e.format }
 // mixer's next block.
 //
 // Once the pool is warm Play allocates nothing, and neither does a
-// refusal: ErrNoVoice, ErrQueueFull, and ErrClosed (a closed engine, a
-// released bank) come back as the sentinels themselves, so testing one
-// with errors.Is against its own sentinel, or with ==, allocates nothing
-// either (see the package's errors for testing against several). Which
-// call, format and reason are in Stats.LastRefusal. Bad arguments get a
-// wrapped ErrInvalid or ErrPCM naming them.
+// refusal. ErrNoVoice, ErrQueueFull, and ErrClosed (a closed engine, a
+// released bank) come back as the sentinels themselves. So testing one
+// with errors.Is against its own sentinel, or with ==, allocates
+// nothing either. The package's errors say how to test against several.
+// Which call, format and reason are in Stats.LastRefusal. Bad arguments
+// get a wrapped ErrInvalid or ErrPCM naming them.
 func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if e.closed.Load() {
 		return 0, e.refuse(callPlay, reasonClosed, -1)
@@ -408,7 +435,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	// skipped when unused, so that a plain Play pays two branches.
 	var fadeIn int32
 	var ext uint8 // cmdFlagBusCount, cmdFlagClipCount
-	if d.Bus != 0 || d.FadeIn != 0 || d.At != 0 || d.Offset != 0 || d.Pitch != 0 || c.lim != nil {
+	if d.Bus != 0 || d.FadeIn != 0 || d.At != 0 || d.Offset != 0 || d.Pitch != 0 || c.lim != nil || d.Spatial != nil {
 		var err error
 		if fadeIn, ext, err = e.playExt(c, &d); err != nil {
 			return 0, err
@@ -443,6 +470,9 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	cmd.pitch = d.Pitch
 	if d.Pitch != 0 {
 		e.mix.pitchable[slot].Store(true)
+	}
+	if d.Spatial != nil {
+		e.play3D(slot, d.Spatial, cmd)
 	}
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil

@@ -31,11 +31,7 @@ const (
 // virtVoice is a logical sound's ranking state, one per slot, owned by
 // the mixer like the voice.
 type virtVoice struct {
-	// att3d is the sound's linear 3D attenuation, distance times cone; 1
-	// for a sound with no position. The 3D code sets it each block,
-	// before the ranking reads it.
-	att3d float32
-	mode  uint8
+	mode uint8
 	// looped is set once a looping sound on a rate bus has wrapped, and
 	// last is its position at the last ranking, which shows a wrap while
 	// it is real: a swap in subtracts the bus's look-ahead from the
@@ -89,9 +85,6 @@ func (m *mixer) initVirtual(maxReal int, realCap []int32) {
 		busAud:  make([]float32, len(m.x.buses)),
 		vv:      make([]virtVoice, len(m.voices)),
 		keys:    make([]uint64, 0, len(m.voices)),
-	}
-	for i := range w.vv {
-		w.vv[i].att3d = 1
 	}
 	for _, c := range realCap {
 		w.capped = w.capped || int(c) < maxReal
@@ -171,13 +164,15 @@ func (m *mixer) rank() {
 		if e.vol.total != 0 {
 			vol = max(vol, e.vol.target) // a fade-in ranks by where it goes
 		}
-		// Plain compares rather than max, whose NaN handling cost the
-		// loop a fifth (BenchmarkVirtual).
+		// The pan gains carry the voice's att3d, its 3D distance × cone
+		// attenuation: spatialize folds it in each block, before the
+		// ranking. Plain compares rather than max, whose NaN handling cost
+		// the loop a fifth (BenchmarkVirtual).
 		pan := v.panL
 		if v.panR > pan {
 			pan = v.panR
 		}
-		aud := vol * m.formatGain[v.pool.fi] * w.busAud[e.bus] * pan * vv.att3d
+		aud := vol * m.formatGain[v.pool.fi] * w.busAud[e.bus] * pan
 		if e.paused || e.pausing || !(aud > 0) {
 			aud = 0
 		}
@@ -202,7 +197,7 @@ func (m *mixer) rank() {
 		selectTop(keys, top)
 		if !w.capped && allAudible(keys[len(keys)-top:]) {
 			for j, k := range keys {
-				m.place(m.active[keyIdxMask-int(k&keyIdxMask)], j >= len(keys)-top)
+				m.assign(m.active[keyIdxMask-int(k&keyIdxMask)], j >= len(keys)-top)
 			}
 			real += int32(top)
 			virtual += int32(len(keys) - top)
@@ -226,16 +221,16 @@ func (m *mixer) rank() {
 		} else {
 			virtual++
 		}
-		m.place(s, want)
+		m.assign(s, want)
 	}
 	w.keys = keys
 	w.real.Store(real)
 	w.virtual.Store(virtual)
 }
 
-// place moves the ranked sound in slot s to the mode the ranking wants
+// assign moves the ranked sound in slot s to the mode the ranking wants
 // for it.
-func (m *mixer) place(s uint32, real bool) {
+func (m *mixer) assign(s uint32, real bool) {
 	v, e, vv := &m.voices[s], &m.x.v[s], &m.virt.vv[s]
 	switch {
 	case vv.mode == virtNew && real:
@@ -415,7 +410,7 @@ func (m *mixer) advancePitched(v *voice, n int) {
 // endVirtual resets slot s's ranking state as its voice ends.
 func (m *mixer) endVirtual(s uint32) {
 	if m.virt != nil {
-		m.virt.vv[s] = virtVoice{att3d: 1}
+		m.virt.vv[s] = virtVoice{}
 	}
 }
 

@@ -522,3 +522,37 @@ func TestVirtualFirstSwapInNoClick(t *testing.T) {
 		t.Errorf("Swaps %d, want 2", st.Swaps)
 	}
 }
+
+// TestVirtualRanks3D proves that the ranking hears 3D attenuation: of two
+// positioned sounds at the same volume, the nearer is real, and moving
+// them swaps them.
+func TestVirtualRanks3D(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{MaxVoices: 1, Virtual: 4})
+	_, c := clipOf(t, e, "t", mono48, tone(mono48, 4800, 440, 0.1), ClipDesc{})
+	near, far := Vec3{X: 1}, Vec3{X: 40}
+	a, err := e.Play(c, PlayDesc{Loop: true, Spatial: &Spatial{Position: near}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.Play(c, PlayDesc{Loop: true, Spatial: &Spatial{Position: far}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	render(t, dev, 512)
+	if ma, mb := e.modeOf(a), e.modeOf(b); ma != virtReal || mb != virtOff {
+		t.Fatalf("near sound mode %d, far %d: want real, virtual", ma, mb)
+	}
+	if err := e.SetPosition(a, far, Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetPosition(b, near, Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	render(t, dev, 1024)
+	if ma, mb := e.modeOf(a), e.modeOf(b); ma != virtOff || mb != virtReal {
+		t.Fatalf("after moving them, mode %d and %d: want virtual, real", ma, mb)
+	}
+	if st := e.Stats(); st.Swaps != 2 {
+		t.Errorf("Swaps %d, want 2", st.Swaps)
+	}
+}
