@@ -103,7 +103,6 @@ const (
 	keyIdxBits  = 20
 	keyIdxMask  = 1<<keyIdxBits - 1
 	keyAudShift = keyIdxBits
-	keyPrioBits = 16
 	keyAudBits  = 27
 	keyPrioShft = keyAudShift + keyAudBits
 	keyProt     = uint64(1) << 63
@@ -190,7 +189,8 @@ func (m *mixer) rank() {
 	// The common case needs no sort: when no format cap binds, the
 	// places go to the top keys, in any order, and a quickselect finds
 	// them in linear time. Only if one of those is silent (a silent sound
-	// of high priority) or a format cap could bind is the order needed.
+	// of high priority) or a format cap could bind is the order needed;
+	// with room for every sound and no format cap, it is not either.
 	places := int(w.maxReal - total)
 	top := max(places, nprot)
 	if top < len(keys) {
@@ -206,6 +206,8 @@ func (m *mixer) rank() {
 			w.virtual.Store(virtual)
 			return
 		}
+	}
+	if top < len(keys) || w.capped {
 		slices.Sort(keys)
 	}
 	for j := len(keys) - 1; j >= 0; j-- {
@@ -240,7 +242,7 @@ func (m *mixer) assign(s uint32, real bool) {
 		if v.bus != nil {
 			// Counted as a rate bus member's position: ahead of the
 			// block's first output by the bus's look-ahead.
-			v.pos += uint64(v.bus.lookahead() * (1 << 32))
+			v.pos += uint64(max(v.bus.lookahead(), 0) * (1 << 32))
 		}
 	case vv.mode == virtReal && !real:
 		if e.paused || m.x.buses[e.bus].chain {

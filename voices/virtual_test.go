@@ -484,6 +484,19 @@ func TestVirtualRankOrder(t *testing.T) {
 	if st := e.Stats(); st.Real != 3 || st.Virtual != 3 {
 		t.Errorf("Stats Real %d Virtual %d, want 3 3", st.Real, st.Virtual)
 	}
+	// With room in the total for every audible sound, the format cap
+	// still goes to the louder 44.1 kHz sound, the one played first.
+	for _, h := range []Handle{high, loud48, quiet48} {
+		if err := e.Stop(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 4 {
+		render(t, dev, 256)
+	}
+	if m, n := e.modeOf(loud44), e.modeOf(next44); m != virtReal || n != virtOff {
+		t.Errorf("44.1 kHz sounds' modes %d and %d with room for both, want real, virtual", m, n)
+	}
 }
 
 // TestVirtualFirstSwapInNoClick covers a sound that starts virtual and
