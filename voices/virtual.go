@@ -12,7 +12,7 @@ import (
 const MaxVirtual = poolCountMask
 
 // virtSlots bounds the voice slots virtual voices may ask for: each
-// costs about 400 bytes, so 2^18 of them cost about 100 MB.
+// costs about 460 bytes, so 2^18 of them cost about 120 MB.
 const virtSlots = 1 << 18
 
 // virtHold is how much more audible a virtual sound must be than a real
