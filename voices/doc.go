@@ -190,12 +190,27 @@
 // positioned voice keeps the shared resampler. docs/spatial.md has the
 // equations, units and costs.
 //
+// # Streaming
+//
+// A Stream (NewStream) is a clip decoded while it plays, for music too
+// long to hold whole. Its source is raw PCM in an io.ReaderAt
+// (NewPCMSource), a WAV file (wav.NewSource), or an MP3 or FLAC file
+// (mp3.NewSource, flac.NewSource). One goroutine per stream decodes
+// ahead into a ring buffer sized when the stream is made: Buffer × rate ×
+// frame size bytes (176,400 bytes a second of 44.1 kHz 16-bit stereo),
+// plus the decoder's state. Its voice plays the ring as a loop, through
+// the normal voice paths. Loop points are the decoder's, so a loop seam
+// is sample-exact. A block the decoder has not filled plays silent for
+// that voice alone and is counted (Stats.StreamUnderruns). Stream.Close
+// proves the source is no longer read, as Bank.Release proves a bank
+// free. docs/streaming.md has the design and the decoders' allocations.
+//
 // # Virtual voices
 //
 // With EngineDesc.Virtual set, an engine plays more sounds than it mixes.
 // Play past MaxVoices neither refuses nor steals: the sound becomes
 // virtual. Each block the mixer ranks the playing sounds: protected
-// ones first, then by priority, then by audibility. Audibility is the
+// ones and streams first, then by priority, then by audibility. Audibility is the
 // volume times the format, bus and 3D gains and the pan's louder side.
 // The top MaxVoices are mixed; the others advance in time unmixed,
 // through loops, pitch and their end, which reports its event as usual.

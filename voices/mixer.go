@@ -81,7 +81,10 @@ type mixer struct {
 	// it to refuse an unpitched voice.
 	pitchable []atomic.Bool
 
-	sp   mixSpatial // 3D sound: spatial.go
+	sp mixSpatial // 3D sound: spatial.go
+
+	st streamMix // streaming (issue 19 item 3): stream_mix.go
+
 	virt *virtState // virtual voices (virtual.go); nil without them
 }
 
@@ -442,6 +445,9 @@ func (m *mixer) reap() {
 }
 
 func (m *mixer) endVoice(v *voice, s uint32) {
+	if st := v.clip.stream; st != nil {
+		st.voiceEnded()
+	}
 	m.unpitch(s)
 	m.end3D(s)
 	m.endVirtual(s)

@@ -91,6 +91,11 @@ type Stats struct {
 	// Refusals too.
 	Cooldowns, InstanceRefusals uint64
 
+	// Streaming. StreamUnderruns counts the times a stream's decoder fell
+	// behind its voice; StreamUnderrunFrames the device frames played
+	// silent for it, a block at a time.
+	StreamUnderruns, StreamUnderrunFrames uint64
+
 	// Virtual voices (EngineDesc.Virtual; all zero without them). Real
 	// and Virtual are the last block's ranking: the sounds given a real
 	// voice, and those tracked without mixing. A sound waiting for its
@@ -121,6 +126,7 @@ func (e *Engine) Stats() Stats {
 		Barrier:          e.barrier.Stats(),
 	}
 	e.extStats(&s)
+	e.streamStats(&s)
 	e.virtStats(&s)
 	s.Underruns = s.Device.Underruns
 	s.DeviceLatency = s.Device.Latency + e.format.Duration(m.limDelay)

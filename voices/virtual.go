@@ -180,7 +180,10 @@ func (m *mixer) rank() {
 		}
 		k := uint64(math.Float32bits(aud)>>4)<<keyAudShift | uint64(keyIdxMask-i)
 		k |= uint64(uint16(v.priority)^0x8000) << keyPrioShft
-		if v.protected {
+		// A stream is decoded ahead into its ring, which it consumes as it
+		// plays: it cannot skip in time without decoding, so it is always
+		// real, as a protected sound is.
+		if v.protected || v.clip.stream != nil {
 			k |= keyProt
 			nprot++
 		}

@@ -1,6 +1,7 @@
 package voices
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -567,5 +568,56 @@ func TestVirtualRanks3D(t *testing.T) {
 	}
 	if st := e.Stats(); st.Swaps != 2 {
 		t.Errorf("Swaps %d, want 2", st.Swaps)
+	}
+}
+
+// TestVirtualStreamReal proves that a stream is always real: quieter than
+// every other sound, it keeps its voice, plays its whole track and ends
+// once.
+func TestVirtualStreamReal(t *testing.T) {
+	e, dev := offlineEngine(t, EngineDesc{MaxVoices: 2, Virtual: 8, Events: 16})
+	pcm := tone(mono48, 4800, 440, 0.5)
+	src, err := NewPCMSource(bytes.NewReader(pcm), 0, int64(len(pcm)), mono48)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.NewStream(StreamDesc{Name: "music", Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, c := clipOf(t, e, "t", mono48, pcm, ClipDesc{})
+	music, err := e.Play(st.Clip(), PlayDesc{Volume: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		if _, err := e.Play(c, PlayDesc{Loop: true, Volume: 2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for b := 0; e.Playing(music); b++ {
+		if b > 100 {
+			t.Fatal("the stream did not end")
+		}
+		time.Sleep(2 * time.Millisecond) // lets the decoder keep ahead
+		render(t, dev, 256)
+		if e.Playing(music) && e.modeOf(music) != virtReal {
+			t.Fatalf("block %d: stream mode %d, want real", b, e.modeOf(music))
+		}
+	}
+	if s := e.Stats(); s.StreamUnderruns != 0 || s.Real != 2 {
+		t.Errorf("Stats StreamUnderruns %d Real %d, want 0 2", s.StreamUnderruns, s.Real)
+	}
+	n := 0
+	for ev, ok := e.PollEvent(); ok; ev, ok = e.PollEvent() {
+		if ev.Handle == music {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d end events for the stream, want 1", n)
+	}
+	if err := st.Close(time.Second); err != nil {
+		t.Fatal(err)
 	}
 }
