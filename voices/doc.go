@@ -204,4 +204,18 @@
 // that voice alone and is counted (Stats.StreamUnderruns). Stream.Close
 // proves the source is no longer read, as Bank.Release proves a bank
 // free. docs/streaming.md has the design and the decoders' allocations.
+//
+// # Virtual voices
+//
+// With EngineDesc.Virtual set, an engine plays more sounds than it mixes.
+// Play past MaxVoices neither refuses nor steals: the sound becomes
+// virtual. Each block the mixer ranks the playing sounds: protected
+// ones and streams first, then by priority, then by audibility. Audibility is the
+// volume times the format, bus and 3D gains and the pan's louder side.
+// The top MaxVoices are mixed; the others advance in time unmixed,
+// through loops, pitch and their end, which reports its event as usual.
+// A swap ramps both sounds over one block, at the position the sound
+// reached: exact at the device rate, within one source frame on a rate
+// bus. A Handle stays valid across swaps. Stats.Real, Virtual and Swaps
+// count them; docs/virtual.md has the design and its cost.
 package voices
