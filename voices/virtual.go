@@ -55,6 +55,7 @@ type virtState struct {
 
 	real, virtual atomic.Int32
 	swaps         atomic.Uint64
+	pub           []virtPub // each slot's mode, for Engine.Virtual (virtual_handle.go)
 }
 
 // virtualCaps checks EngineDesc.Virtual and turns the engine's caps into
@@ -85,6 +86,7 @@ func (m *mixer) initVirtual(maxReal int, realCap []int32) {
 		busAud:  make([]float32, len(m.x.buses)),
 		vv:      make([]virtVoice, len(m.voices)),
 		keys:    make([]uint64, 0, len(m.voices)),
+		pub:     make([]virtPub, len(m.voices)),
 	}
 	for _, c := range realCap {
 		w.capped = w.capped || int(c) < maxReal
@@ -267,6 +269,7 @@ func (m *mixer) assign(s uint32, real bool) {
 		}
 		m.virt.swaps.Add(1)
 	}
+	m.publish(s)
 }
 
 // allAudible reports whether every key in keys is of a protected or an
