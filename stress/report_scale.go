@@ -15,6 +15,13 @@ type scaleSection struct {
 	Moves     uint64 `json:"moves"`
 	QueueFull uint64 `json:"moves_queue_full"`
 	Lost      uint64 `json:"moves_lost"`
+	// Real and Virtual split the sounds playing at the end (the last
+	// block's ranking): mixed, and tracked without mixing. RealMax is
+	// the real voices' cap; Swaps counts moves between the two.
+	Real    int    `json:"real"`
+	Virtual int    `json:"virtual"`
+	RealMax int    `json:"real_max"`
+	Swaps   uint64 `json:"swaps"`
 	// The streamed music: its ring's bytes, and the times (and device
 	// frames) its decoder fell behind.
 	StreamMemory         int    `json:"stream_memory_bytes"`
@@ -26,7 +33,7 @@ type scaleSection struct {
 // music stream's and the engine's.
 func scaleOf(m *scene.Emitters, snd *scene.Audio, vs *voices.Stats) scaleSection {
 	s := scaleSection{StreamMemory: snd.MusicStream().Memory(), StreamUnderruns: vs.StreamUnderruns,
-		StreamUnderrunFrames: vs.StreamUnderrunFrames}
+		StreamUnderrunFrames: vs.StreamUnderrunFrames, Real: vs.Real, Virtual: vs.Virtual, RealMax: vs.RealMax, Swaps: vs.Swaps}
 	if m != nil {
 		st := m.Stats()
 		s.Emitters, s.Moves, s.QueueFull, s.Lost = m.Len(), st.Moves, st.QueueFull, st.Lost
@@ -41,6 +48,8 @@ func (s scaleSection) text() string {
 		t = itoa(s.Emitters) + " positioned loops around a walking listener; " + utoa(s.Moves) + " moves, " +
 			utoa(s.QueueFull) + " refused by a full queue, " + utoa(s.Lost) + " to an emitter no longer playing"
 	}
+	t += "\n             virtual voices: " + itoa(s.Real) + " real (cap " + itoa(s.RealMax) + ") and " +
+		itoa(s.Virtual) + " virtual at the end; " + utoa(s.Swaps) + " swaps"
 	return t + "\n  stream     music streamed from a WAV file through a " + itoa(s.StreamMemory) + "-byte ring; " +
 		utoa(s.StreamUnderruns) + " underruns (" + utoa(s.StreamUnderrunFrames) + " frames of silence)"
 }

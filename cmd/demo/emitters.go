@@ -85,14 +85,25 @@ func (m *worldMap) draw(d *demo) error {
 	return nil
 }
 
-// mixed reports whether h's sound is mixed: playing, and real.
-func mixed(e *voices.Engine, h voices.Handle) bool { return e.Playing(h) }
+// mixed reports whether h's sound is mixed: playing, and real at the
+// mixer's last ranking.
+func mixed(e *voices.Engine, h voices.Handle) bool {
+	virtual, ok := e.Virtual(h)
+	return ok && !virtual
+}
 
-// scale writes the panel's line of the game's scale: the emitters and
-// the music stream's underruns.
+// scale writes the panel's line of the game's scale: the emitters, the
+// real and virtual sounds, the swaps between them and the music stream's
+// underruns.
 func (p *panel) scale(w *quads.Writer, d *demo, x, y float32, vs *voices.Stats) {
 	p.text = append(p.text[:0], "EMITTERS "...)
 	p.text = strconv.AppendInt(p.text, int64(d.emit.Len()), 10)
+	p.text = append(p.text, "  REAL "...)
+	p.text = strconv.AppendInt(p.text, int64(vs.Real), 10)
+	p.text = append(p.text, "  VIRTUAL "...)
+	p.text = strconv.AppendInt(p.text, int64(vs.Virtual), 10)
+	p.text = append(p.text, "  SWAPS "...)
+	p.text = strconv.AppendUint(p.text, vs.Swaps, 10)
 	p.text = append(p.text, "  STREAM UNDERRUNS "...)
 	p.text = strconv.AppendUint(p.text, vs.StreamUnderruns, 10)
 	p.draw(w, d, x, y, colText)

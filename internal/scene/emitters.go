@@ -253,11 +253,12 @@ func (a *Audio) loadEmitterClips() error {
 	return nil
 }
 
-// emitterEngine sets the engine's 3D distances and a command queue deep
-// enough for every emitter's SetPosition of several frames per block.
+// emitterEngine sets the engine's 3D distances, its logical sounds
+// (Virtual) and a command queue deep enough for every emitter's
+// SetPosition of several frames per block.
 func emitterEngine(d *voices.EngineDesc) {
 	d.RefDistance, d.MaxDistance = emitRef, emitMax
-	d.QueueSize = QueueSize
+	d.QueueSize, d.Virtual = QueueSize, Virtual
 }
 
 // QueueSize is the scene engine's command queue. Several frames of
