@@ -15,6 +15,7 @@ type scaleSection struct {
 	Moves     uint64 `json:"moves"`
 	QueueFull uint64 `json:"moves_queue_full"`
 	Lost      uint64 `json:"moves_lost"`
+	Held      uint64 `json:"frames_held"` // frames that sent no moves: no mixer block since the last
 	// Real and Virtual split the sounds playing at the end (the last
 	// block's ranking): mixed, and tracked without mixing. RealMax is
 	// the real voices' cap; Swaps counts moves between the two.
@@ -36,7 +37,7 @@ func scaleOf(m *scene.Emitters, snd *scene.Audio, vs *voices.Stats) scaleSection
 		StreamUnderrunFrames: vs.StreamUnderrunFrames, Real: vs.Real, Virtual: vs.Virtual, RealMax: vs.RealMax, Swaps: vs.Swaps}
 	if m != nil {
 		st := m.Stats()
-		s.Emitters, s.Moves, s.QueueFull, s.Lost = m.Len(), st.Moves, st.QueueFull, st.Lost
+		s.Emitters, s.Moves, s.QueueFull, s.Lost, s.Held = m.Len(), st.Moves, st.QueueFull, st.Lost, st.Held
 	}
 	return s
 }
@@ -46,7 +47,8 @@ func (s scaleSection) text() string {
 	t := "none (-emitters 0)"
 	if s.Emitters > 0 {
 		t = itoa(s.Emitters) + " positioned loops around a walking listener; " + utoa(s.Moves) + " moves, " +
-			utoa(s.QueueFull) + " refused by a full queue, " + utoa(s.Lost) + " to an emitter no longer playing"
+			utoa(s.QueueFull) + " refused by a full queue, " + utoa(s.Lost) + " to an emitter no longer playing; " +
+			utoa(s.Held) + " frames held back (no mixer block since the last moves)"
 	}
 	t += "\n             virtual voices: " + itoa(s.Real) + " real (cap " + itoa(s.RealMax) + ") and " +
 		itoa(s.Virtual) + " virtual at the end; " + utoa(s.Swaps) + " swaps"

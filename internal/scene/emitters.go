@@ -78,6 +78,8 @@ type Emitters struct {
 	sp      voices.Spatial
 	clips   []voices.Clip
 	stopped bool
+	// blocks is the mixer's block count at the last moves sent.
+	blocks uint64
 }
 
 // EmitterStats counts what Step sent and what the engine refused. A
@@ -91,6 +93,9 @@ type EmitterStats struct {
 	// Lost counts SetPosition calls on an emitter that no longer plays
 	// (stolen past the logical cap).
 	Lost uint64
+	// Held counts the frames whose moves Step held back: the mixer had
+	// not run a block since the last ones.
+	Held uint64
 	// Refused counts the plays of NewEmitters and Restart the engine
 	// refused (past its cap): those emitters stay silent.
 	Refused uint64
@@ -196,8 +201,20 @@ func (m *Emitters) place(t time.Duration) {
 // the start, from the engine's next block. It allocates nothing. A
 // refusal is counted (Stats), never fatal: the sound keeps its last
 // position. Without doppler the velocities are not sent.
+//
+// Step sends nothing while the mixer has not run a block since the last
+// moves. Those moves still wait in the queue, and the next ones would
+// only queue behind them. A device that pulls in large bursts (a paced
+// PulseAudio sink, about half a second) filled 16384 commands without
+// this.
 func (m *Emitters) Step(t time.Duration) {
 	m.place(t)
+	b := m.eng.Stats().Blocks
+	if b == m.blocks {
+		m.stats.Held++
+		return
+	}
+	m.blocks = b
 	m.count(m.eng.SetListener(m.lis))
 	if m.stopped {
 		return

@@ -3,6 +3,7 @@ package scene_test
 import (
 	"errors"
 	"io"
+	"runtime"
 	"testing"
 	"time"
 
@@ -36,6 +37,7 @@ func TestEmittersMove(t *testing.T) {
 	}
 	m.Step(0)
 	l0, p0 := m.Listener(), m.Position(3)
+	waitBlock(t, a)
 	m.Step(5 * time.Second)
 	l1, p1 := m.Listener(), m.Position(3)
 	if l0.Position == l1.Position || p0 == p1 {
@@ -47,8 +49,14 @@ func TestEmittersMove(t *testing.T) {
 			t.Errorf("emitter %d at %v, outside the world", i, p)
 		}
 	}
-	if st := m.Stats(); st.Moves != 2*(n+1) || st.QueueFull != 0 || st.Lost != 0 {
-		t.Errorf("stats %+v, want %d moves and no refusal", st, 2*(n+1))
+	if st := m.Stats(); st.Moves != 2*(n+1) || st.QueueFull != 0 || st.Lost != 0 || st.Held != 0 {
+		t.Errorf("stats %+v, want %d moves, none refused or held", st, 2*(n+1))
+	}
+	// Without a block since, the next moves are held back.
+	m.Step(6 * time.Second)
+	m.Step(6 * time.Second)
+	if st := m.Stats(); st.Held == 0 {
+		t.Errorf("two Steps within one block: %d held, want one at least", st.Held)
 	}
 	time.Sleep(50 * time.Millisecond)
 	for i := range n {
@@ -61,15 +69,23 @@ func TestEmittersMove(t *testing.T) {
 	}
 }
 
-// TestEmittersStepAllocs checks that a frame's Step (the listener and
-// every emitter moved) allocates nothing.
+// TestEmittersStepAllocs checks that a frame's Step allocates nothing,
+// both when it moves the listener and every emitter (a block has run
+// since the last moves) and when it holds them back.
 func TestEmittersStepAllocs(t *testing.T) {
-	_, m := openEmitters(t, 16)
+	a, m := openEmitters(t, 16)
 	var at time.Duration
-	testenv.NoAllocs(t, "Emitters.Step", 200, func() {
+	testenv.NoAllocs(t, "Emitters.Step", 100, func() {
+		for b := a.Engine.Stats().Blocks; a.Engine.Stats().Blocks == b; {
+			runtime.Gosched()
+		}
 		at += 4 * time.Millisecond
-		m.Step(at)
+		m.Step(at) // sends
+		m.Step(at) // holds
 	})
+	if st := m.Stats(); st.Moves < 100*17 || st.Held < 100 {
+		t.Errorf("stats %+v: want every run to send and to hold", st)
+	}
 }
 
 // TestNewEmittersRefuses checks the count's bounds.
@@ -123,4 +139,15 @@ func TestEmittersStopRestart(t *testing.T) {
 		m.Stop()
 		m.Restart(at)
 	})
+}
+
+// waitBlock waits until the mixer has run a block.
+func waitBlock(t *testing.T, a *scene.Audio) {
+	t.Helper()
+	b := a.Engine.Stats().Blocks
+	for deadline := time.Now().Add(5 * time.Second); a.Engine.Stats().Blocks == b; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the mixer ran no block in 5 s")
+		}
+	}
 }
