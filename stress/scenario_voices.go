@@ -46,6 +46,8 @@ type voiceStorm struct {
 	stage   int
 	t0      time.Time
 	at      time.Time // when the stage began
+	blocks  uint64    // the mixer's blocks when the stage began
+	took    time.Time // when the mixer had run two blocks since; zero before
 	issued  int
 	peak    int
 	cap     int
@@ -74,6 +76,7 @@ func (v *voiceStorm) start(r *renderer) {
 		if r.emit != nil {
 			r.emit.Stop()
 		}
+		v.blocks = r.snd.Engine.Stats().Blocks
 		r.clock.storm.Add(1)
 	}
 }
@@ -91,12 +94,21 @@ func (v *voiceStorm) frame(r *renderer, i int) bool {
 		}
 		v.lost++
 	}
-	since := time.Since(v.at)
+	// A stage's time runs from when the mixer has taken its commands:
+	// two blocks after it began. A device that pulls in bursts (a paced
+	// PulseAudio sink, about half a second) runs the mixer that late.
+	if v.took.IsZero() && st.Blocks >= v.blocks+2 {
+		v.took = time.Now()
+	}
+	since := time.Duration(0)
+	if !v.took.IsZero() {
+		since = time.Since(v.took)
+	}
 	switch v.stage {
 	case stormBurst:
 		// The longest effect lasts 300 ms.
 		if since >= 600*time.Millisecond && i >= 30 {
-			v.next(stormFill)
+			v.next(stormFill, e)
 		}
 	case stormFill:
 		v.probes = min(v.cap-2, maxProbes)
@@ -104,13 +116,13 @@ func (v *voiceStorm) frame(r *renderer, i int) bool {
 			v.probe[k] = v.play(r, probePrio)
 		}
 		v.low = v.play(r, probeLowPrio)
-		v.next(stormSteal)
+		v.next(stormSteal, e)
 	case stormSteal:
 		if since >= 150*time.Millisecond {
 			for k := v.probes; k < v.probes+probeExtra; k++ {
 				v.probe[k] = v.play(r, probePrio)
 			}
-			v.next(stormStop)
+			v.next(stormStop, e)
 		}
 	case stormStop:
 		if since >= 300*time.Millisecond {
@@ -132,10 +144,12 @@ func (v *voiceStorm) frame(r *renderer, i int) bool {
 				_ = e.Stop(h)
 			}
 			_ = e.Stop(v.low)
-			v.next(stormDone)
+			v.next(stormDone, e)
 		}
 	case stormDone:
-		if since < 200*time.Millisecond {
+		// The emitters play again once the stopped probes have left them
+		// room under the cap.
+		if since < 200*time.Millisecond || r.emit != nil && st.Active+r.emit.Len() > v.cap {
 			return false
 		}
 		if r.emit != nil {
@@ -146,7 +160,9 @@ func (v *voiceStorm) frame(r *renderer, i int) bool {
 	return false
 }
 
-func (v *voiceStorm) next(stage int) { v.stage, v.at = stage, time.Now() }
+func (v *voiceStorm) next(stage int, e *voices.Engine) {
+	v.stage, v.at, v.blocks, v.took = stage, time.Now(), e.Stats().Blocks, time.Time{}
+}
 
 func (v *voiceStorm) play(r *renderer, prio int16) voices.Handle {
 	h, err := r.snd.PlayProbe(prio)
