@@ -1,6 +1,7 @@
 package dsp_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/steadyframe/steadyframe/internal/testenv"
@@ -56,6 +57,42 @@ func BenchmarkFilter(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(out)), "ns/frame")
 			})
+		}
+	}
+}
+
+// BenchmarkFilterSteps runs the pitched filter alone: 1024 outputs at a
+// step of 1.05 (the 60-tap filter of ratio 1.25) from planes, with the
+// scalar kernels and each vector set this CPU runs. It reports ns per
+// output frame.
+func BenchmarkFilterSteps(b *testing.B) {
+	bank := dsp.PitchBankUpTo(2 * dsp.FracOne)
+	out := make([]dsp.Frame, 1024)
+	steps := make([]uint64, len(out))
+	for _, ratio := range []float64{0.5, 1, 1.05} {
+		step := uint64(ratio * dsp.FracOne)
+		for i := range steps {
+			steps[i] = step
+		}
+		ft := bank.For(step)
+		l, r := make([]float32, 2048), make([]float32, 2048)
+		for i := range l {
+			l[i], r[i] = float32(i%7)/7, float32(i%5)/5
+		}
+		for _, ks := range append([]*dsp.Kernels{dsp.ScalarKernels()}, dsp.VectorKernels()...) {
+			for _, mono := range []bool{true, false} {
+				name := fmt.Sprintf("%s/taps=%d/stereo", ks.Name(), ft.Taps())
+				if mono {
+					name = fmt.Sprintf("%s/taps=%d/mono", ks.Name(), ft.Taps())
+				}
+				b.Run(name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						ks.FilterSteps(ft, out, l, r, mono, 1<<31, steps, 0.5, 0.5)
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(out)), "ns/frame")
+				})
+			}
 		}
 	}
 }

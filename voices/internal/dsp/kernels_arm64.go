@@ -19,6 +19,8 @@ var (
 		linear:  scalarKernels.linear,
 		convert: convertScalar,
 		filter:  filterNEON,
+		pitch:   filterStepsScalar,
+		split:   convertScalar,
 	}
 	vectorSets = []*Kernels{neonKernels}
 )

@@ -33,7 +33,7 @@ var pitchTabs struct {
 // PitchBankUpTo returns the bank with filters up to the least ratio at or
 // above maxStep (source frames per output frame, 32.32), building the
 // ones no earlier engine built. From 96 kHz at pitch 4 on a 48 kHz
-// device (ratio 8) that is 13 filters, 4.6 MB.
+// device (ratio 8) that is 13 filters, 9.2 MB.
 func PitchBankUpTo(maxStep uint64) *PitchBank {
 	pitchTabs.mu.Lock()
 	defer pitchTabs.mu.Unlock()
@@ -67,20 +67,41 @@ func (b *PitchBank) For(step uint64) *Interp {
 // MaxTaps returns the longest filter's length in source frames.
 func (b *PitchBank) MaxTaps() int { return b.tabs[len(b.tabs)-1].taps }
 
-// FilterSteps is Filter with a step per output: output i lies at p, and
-// the position then moves on by steps[i]. out and steps have the same
-// length. A mono source (l and r equal, as Decode writes it) sums one
-// plane, to the same bits. It returns the position after the last
-// output.
-func (t *Interp) FilterSteps(out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64 {
+// FilterSteps adds len(out) outputs of the pitched filter t, from the
+// planes l and r, times the gains gl and gr, into out: output i lies at
+// the 32.32 position p, counted from l[0], and the position then moves on
+// by steps[i]. out and steps have the same length. A mono source (l and r
+// equal, as Decode writes it) sums one plane, to the same bits. l and r
+// must hold every frame the windows read. It returns the position after
+// the last output. Every kernel set gives the bits of the scalar one.
+func (ks *Kernels) FilterSteps(t *Interp, out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64 {
+	return ks.pitch(t, out, l, r, mono, p, steps, gl, gr)
+}
+
+// S16Scale is what Split leaves to the gains of a 16-bit source: its
+// samples are converted unscaled, and scaling by a power of two is exact.
+const S16Scale = s16Scale
+
+// Split converts len(l) frames of the source run of kind k into the
+// planes l and r, which must not overlap (r is unused for mono): 16-bit
+// samples unscaled (S16Scale is their scale), floats clamped to [-1, 1]
+// and NaN read as 0, as Decode reads them.
+func (ks *Kernels) Split(k Kind, l, r []float32, run []byte) { ks.split(k, l, r, run) }
+
+// pitchFilter is Kernels.FilterSteps: a scalar loop, or a wrapper of an
+// assembly kernel.
+type pitchFilter func(t *Interp, out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64
+
+// filterStepsScalar is the reference pitched filter.
+func filterStepsScalar(t *Interp, out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64 {
 	steps = steps[:len(out)]
 	for i := range out {
-		var sl, sr float32
-		if mono {
-			sl = t.dot4(l, p)
-			sr = sl
-		} else {
-			sl, sr = t.dot4(l, p), t.dot4(r, p)
+		c0, d, w, j := t.rows(p)
+		K := len(c0)
+		sl := pitchDot(c0, d, w, l[j:j+K:j+K])
+		sr := sl
+		if !mono {
+			sr = pitchDot(c0, d, w, r[j:j+K:j+K])
 		}
 		out[i][0] += float32(sl * gl)
 		out[i][1] += float32(sr * gr)
@@ -89,29 +110,40 @@ func (t *Interp) FilterSteps(out []Frame, l, r []float32, mono bool, p uint64, s
 	return p
 }
 
-// dot4 returns the filter's output from plane x at the 32.32 position p,
-// counted from x[0]: Filter's sum, in four running sums (taps k, k+4,
-// k+8... each), added pairwise at the end. Four chains keep the adder
-// busy where one would wait on each sum; the order is fixed, so the bits
-// are the same on every CPU (they differ from Filter's in the last
-// place).
-func (t *Interp) dot4(x []float32, p uint64) float32 {
+// rows returns the coefficients a and differences d of the phase at or
+// below the 32.32 position p, the weight w of the next phase, and the
+// window's first frame: p's whole part.
+func (t *Interp) rows(p uint64) (a, d []float32, w float32, j int) {
 	K := t.taps
-	j := int(p >> 32)
 	f := uint32(p)
-	ph := int(f >> (32 - interpBits))
-	w := float32(f<<interpBits) * (1.0 / (1 << 32)) // between rows ph and ph+1
-	c0 := t.coef[ph*K : ph*K+K : ph*K+K]
-	c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
-	wx := x[j : j+K : j+K]
-	c1, wx = c1[:len(c0)], wx[:len(c0)]
-	var s0, s1, s2, s3 float32
-	for k := 0; k+4 <= len(c0); k += 4 {
-		a, b, c := c0[k:k+4:k+4], c1[k:k+4:k+4], wx[k:k+4:k+4]
-		s0 += float32((a[0] + float32(w*float32(b[0]-a[0]))) * c[0])
-		s1 += float32((a[1] + float32(w*float32(b[1]-a[1]))) * c[1])
-		s2 += float32((a[2] + float32(w*float32(b[2]-a[2]))) * c[2])
-		s3 += float32((a[3] + float32(w*float32(b[3]-a[3]))) * c[3])
+	i := int(f>>(32-interpBits)) * 2 * K
+	w = float32(f<<interpBits) * (1.0 / (1 << 32)) // between phases ph and ph+1
+	return t.coef[i : i+K : i+K], t.coef[i+K : i+2*K : i+2*K], w, int(p >> 32)
+}
+
+// pitchDot returns the filter's output from the window x, its
+// coefficients a + w·d: the sum of (a + w·d)·x over the taps, tap k added
+// into the (k mod 16)-th of sixteen running sums, in order of k. Then
+// lanes l and l+8 are added, l and l+4, l and l+2, and the last two: the
+// vector kernels' order (asmgen's pitch.go), so their bits are these on
+// every CPU. Sixteen chains also keep the adder busy where one would
+// wait on each sum.
+func pitchDot(a, d []float32, w float32, x []float32) float32 {
+	d, x = d[:len(a)], x[:len(a)]
+	var s [16]float32
+	k := 0
+	for ; k+16 <= len(a); k += 16 {
+		a, d, v := a[k:k+16:k+16], d[k:k+16:k+16], x[k:k+16:k+16]
+		for l := range s {
+			s[l] += float32((a[l] + float32(w*d[l])) * v[l])
+		}
 	}
-	return float32(s0+s1) + float32(s2+s3)
+	for l := 0; k < len(a); k, l = k+1, l+1 {
+		s[l] += float32((a[k] + float32(w*d[k])) * x[k])
+	}
+	var h [8]float32
+	for l := range h {
+		h[l] = s[l] + s[l+8]
+	}
+	return ((h[0] + h[4]) + (h[2] + h[6])) + ((h[1] + h[5]) + (h[3] + h[7]))
 }
