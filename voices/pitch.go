@@ -115,11 +115,7 @@ func (v *voice) renderPitched(mix []frame, gl, gr float32) {
 		// next output's window start in the planes' frame 0.
 		org := uint64(base+half) << 32
 		p := v.pos - org
-		c, q := 0, p
-		for i+c < n && int(q>>32)+K <= pitchSpan {
-			q += steps[i+c]
-			c++
-		}
+		c, q := fitSpan(steps[i:], p, K, v.step == v.stepTo)
 		span := int(q>>32) + K // frames the outputs read at most, and the next one's start
 		v.decodeStream(ps, base, min(span, pitchSpan))
 		v.kern.FilterSteps(t, mix[i:i+c], ps.l, ps.r, v.mono, p, steps[i:i+c], gl, gr)
@@ -157,13 +153,38 @@ func (v *voice) decodeStream(ps *pitchState, base, n int) {
 	}
 }
 
+// fitSpan returns how many outputs of steps, the first at position p in
+// the planes, have their window of K frames inside the span's
+// pitchSpan, and the position after the last of them. With constant
+// steps it divides instead of counting.
+func fitSpan(steps []uint64, p uint64, K int, constant bool) (int, uint64) {
+	if constant && len(steps) > 0 {
+		// Output c's window starts at frame (p + c·step)>>32.
+		room := uint64(pitchSpan-K)<<32 | (1<<32 - 1)
+		c := 0
+		if p <= room {
+			c = min(len(steps), int((room-p)/steps[0])+1)
+		}
+		return c, p + uint64(c)*steps[0]
+	}
+	c, q := 0, p
+	for c < len(steps) && int(q>>32)+K <= pitchSpan {
+		q += steps[c]
+		c++
+	}
+	return c, q
+}
+
 // rampSteps fills steps with a ramp from s0 to s1: output i of n
 // advances by s0 + (s1-s0)×(i+1)/n, the quotient truncated, so the last
 // is s1. It counts the quotient and remainder on, dividing once.
 func rampSteps(steps []uint64, s0, s1 uint64) {
 	if s0 == s1 {
-		for i := range steps {
-			steps[i] = s0
+		if len(steps) > 0 {
+			steps[0] = s0
+		}
+		for k := 1; k < len(steps); k *= 2 {
+			copy(steps[k:], steps[:k])
 		}
 		return
 	}

@@ -2,34 +2,38 @@
 
 package dsp
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // The pitched filter's kernels (asmgen's pitch.go): AVX2, and AVX-512 in
 // the wide set. Each runs the whole run of outputs, so a block costs one
 // call per span rather than one per output.
 
 //go:noescape
-func pitchMonoAVX2(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32) uint64
+func pitchMonoAVX2(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32, limit int) (next uint64, left int)
 
 //go:noescape
-func pitchStereoAVX2(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32) uint64
+func pitchStereoAVX2(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32, limit int) (next uint64, left int)
 
 //go:noescape
-func pitchMonoPairsAVX2(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32) uint64
+func pitchMonoPairsAVX2(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32, limit int) (next uint64, left int)
 
 //go:noescape
-func pitchStereoPairsAVX2(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32) uint64
+func pitchStereoPairsAVX2(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32, limit int) (next uint64, left int)
 
 //go:noescape
-func pitchMonoAVX512(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32) uint64
+func pitchMonoAVX512(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32, limit int) (next uint64, left int)
 
 //go:noescape
-func pitchStereoAVX512(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32) uint64
+func pitchStereoAVX512(out *Frame, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32, limit int) (next uint64, left int)
 
 // filterStepsVec returns the vector FilterSteps: the AVX-512 kernels if
 // wide, else the AVX2 ones. The slices' lengths are the kernels' only
-// bounds, so it checks that the planes hold the last output's window
-// (the positions only move on) before it passes pointers.
+// bounds: each stops at the first output whose window would start past
+// limit, the last frame a whole window can start at in both planes, and
+// that is a caller's broken invariant.
 func filterStepsVec(wide bool) pitchFilter {
 	return func(t *Interp, out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64 {
 		n := len(out)
@@ -37,37 +41,38 @@ func filterStepsVec(wide bool) pitchFilter {
 			return p
 		}
 		steps = steps[:n]
-		last := p
-		for _, s := range steps[:n-1] {
-			last += s
-		}
 		if mono {
 			r = l
 		}
-		end := int(last>>32) + t.taps
-		_, _ = l[end-1], r[end-1]
+		limit := min(len(l), len(r)) - t.taps
 		c := &t.coef[0]
+		var left int
 		switch {
 		case wide && mono:
-			return pitchMonoAVX512(&out[0], n, &l[0], &r[0], c, t.taps, p, &steps[0], gl, gr)
+			p, left = pitchMonoAVX512(&out[0], n, &l[0], &r[0], c, t.taps, p, &steps[0], gl, gr, limit)
 		case wide:
-			return pitchStereoAVX512(&out[0], n, &l[0], &r[0], c, t.taps, p, &steps[0], gl, gr)
-		}
-		// AVX2: two outputs at a time, then the last one if n is odd.
-		if h := n / 2; h > 0 {
-			if mono {
-				p = pitchMonoPairsAVX2(&out[0], h, &l[0], &r[0], c, t.taps, p, &steps[0], gl, gr)
-			} else {
-				p = pitchStereoPairsAVX2(&out[0], h, &l[0], &r[0], c, t.taps, p, &steps[0], gl, gr)
+			p, left = pitchStereoAVX512(&out[0], n, &l[0], &r[0], c, t.taps, p, &steps[0], gl, gr, limit)
+		default:
+			// Two outputs at a time, then the last one if n is odd.
+			if h := n / 2; h > 0 {
+				if mono {
+					p, left = pitchMonoPairsAVX2(&out[0], h, &l[0], &r[0], c, t.taps, p, &steps[0], gl, gr, limit)
+				} else {
+					p, left = pitchStereoPairsAVX2(&out[0], h, &l[0], &r[0], c, t.taps, p, &steps[0], gl, gr, limit)
+				}
+			}
+			if n%2 == 1 && left == 0 {
+				if mono {
+					p, left = pitchMonoAVX2(&out[n-1], 1, &l[0], &r[0], c, t.taps, p, &steps[n-1], gl, gr, limit)
+				} else {
+					p, left = pitchStereoAVX2(&out[n-1], 1, &l[0], &r[0], c, t.taps, p, &steps[n-1], gl, gr, limit)
+				}
 			}
 		}
-		if n%2 == 0 {
-			return p
+		if left != 0 {
+			panic(fmt.Sprintf("dsp: FilterSteps: a window of %d taps starts past the planes' %d frames", t.taps, min(len(l), len(r))))
 		}
-		if mono {
-			return pitchMonoAVX2(&out[n-1], 1, &l[0], &r[0], c, t.taps, p, &steps[n-1], gl, gr)
-		}
-		return pitchStereoAVX2(&out[n-1], 1, &l[0], &r[0], c, t.taps, p, &steps[n-1], gl, gr)
+		return p
 	}
 }
 

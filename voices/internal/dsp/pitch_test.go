@@ -76,3 +76,33 @@ func vectorPitchMatchesScalar(t *testing.T, vec *dsp.Kernels) {
 		t.Fatalf("the bank gave %d filter lengths, want the 13 of ratios 1 to 8", len(seen))
 	}
 }
+
+// TestVectorPitchBounds holds every set's pitched filter to its planes:
+// a run whose last window would start past them panics before it reads
+// there, whether that output is the first, inside a pair or the odd last.
+func TestVectorPitchBounds(t *testing.T) {
+	bank := dsp.PitchBankUpTo(dsp.FracOne)
+	ft := bank.For(dsp.FracOne)
+	for _, ks := range append([]*dsp.Kernels{dsp.ScalarKernels()}, dsp.VectorKernels()...) {
+		for _, n := range []int{1, 2, 7, 8} {
+			for _, mono := range []bool{true, false} {
+				l, r := make([]float32, ft.Taps()+n-1), make([]float32, ft.Taps()+n-1)
+				out, steps := make([]dsp.Frame, n), make([]uint64, n)
+				for i := range steps {
+					steps[i] = dsp.FracOne
+				}
+				// n outputs one frame apart fit exactly: no panic.
+				ks.FilterSteps(ft, out, l, r, mono, 0, steps, 1, 1)
+				// One frame later, the last window starts one frame past.
+				func() {
+					defer func() {
+						if recover() == nil {
+							t.Errorf("%s: %d outputs past planes of %d frames did not panic", ks.Name(), n, len(l))
+						}
+					}()
+					ks.FilterSteps(ft, out, l, r, mono, dsp.FracOne, steps, 1, 1)
+				}()
+			}
+		}
+	}
+}

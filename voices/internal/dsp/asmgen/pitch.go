@@ -17,7 +17,10 @@ import (
 // The coefficients of a tap serve both channels of a stereo window. The
 // multiplies and adds are separate, each rounded: the scalar bits.
 
-const pitchSig = "func(out *[2]float32, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32) uint64"
+// limit is the last frame a window may start at in both planes; a
+// routine stops at the first output past it and returns how many (or how
+// many pairs) it left undone, 0 when it did them all.
+const pitchSig = "func(out *[2]float32, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32, limit int) (next uint64, left int)"
 
 // pitchOffsets of the arguments.
 const (
@@ -27,8 +30,28 @@ const (
 	pitchArgP     = 48
 	pitchArgSteps = 56
 	pitchArgGains = 64
-	pitchArgRet   = 72
+	pitchArgLimit = 72
+	pitchArgNext  = 80
+	pitchArgLeft  = 88
 )
+
+// pitchCheck jumps to bail if the window starting at frame j starts past
+// the limit argument.
+func pitchCheck(j GPPhysical, bail string) {
+	CMPQ(j, param("limit", pitchArgLimit))
+	JGT(LabelRef(bail))
+}
+
+// pitchReturn stores the position DX and 0 outputs left and returns; at
+// bail, it stores CX outputs left instead.
+func pitchReturn(bail string) {
+	MOVQ(RDX, param("next", pitchArgNext))
+	MOVQ(U32(0), param("left", pitchArgLeft))
+	end()
+	Label(bail)
+	MOVQ(RCX, param("left", pitchArgLeft))
+	end()
+}
 
 func pitchKernels() {
 	for _, stereo := range []bool{false, true} {
@@ -66,11 +89,12 @@ func pitchKernel(stereo, wide bool) {
 	VUNPCKLPS(X13, X15, X15)
 	VMOVSS(fracScale, X12)
 
-	outer := newLabel("pitch")
+	outer, bail := newLabel("pitch"), newLabel("pbail")
 	Label(outer)
 	// The window: frame p>>32 of each plane.
 	MOVQ(RDX, RAX)
 	SHRQ(U8(32), RAX)
+	pitchCheck(RAX, bail)
 	LEAQ(mi(RSI, RAX, 4, 0), RBX)
 	// The rows: ph = frac>>23, and w = float32(frac<<9)·2^-32, as
 	// Interp's scalar code converts it (uint32 to float32, rounded).
@@ -109,8 +133,7 @@ func pitchKernel(stereo, wide bool) {
 	ADDQ(U8(8), RDI)
 	DECQ(RCX)
 	JNZ(LabelRef(outer))
-	MOVQ(RDX, param("ret", pitchArgRet))
-	end()
+	pitchReturn(bail)
 }
 
 // pitchChunk adds the products of eight (ymm) or sixteen (zmm) taps, at
@@ -200,11 +223,14 @@ func pitchReduce(lo, hi VecPhysical, dst VecPhysical) {
 // pitchPairs writes the AVX2 routine that computes two outputs at once
 // (n is a count of pairs): the two windows' taps interleaved, so that
 // one output's chain of dependent adds runs beside the other's, and the
-// two reduced together. Each lane's sum, and each reduction step, is
-// pitchDot's. Registers as pitchKernel's, and for the second output AX
-// its row, R15 its window, Y13 its weight; the accumulators are Y4-Y7
-// (mono: first output, second) or Y4-Y11 (stereo: first left, first
-// right, second left, second right); X12 the fraction's scale.
+// two reduced together. It is software-pipelined: a pair's reduction is
+// finished and stored after the next pair's taps, whose work then fills
+// the wait on its chain of adds. Each lane's sum, and each reduction
+// step, is pitchDot's. Registers as pitchKernel's, and for the second
+// output AX its row, R15 its window, Y13 its weight; the accumulators
+// are Y4-Y7 (mono: first output, second) or Y4-Y11 (stereo: first left,
+// first right, second left, second right), a pair's half-reduced sums
+// Y8 (mono) or Y2, Y3 (stereo); Y0 and Y1 are scratch.
 func pitchPairs(stereo bool) {
 	name := map[bool]string{false: "pitchMonoPairsAVX2", true: "pitchStereoPairsAVX2"}[stereo]
 	TEXT(name, NOSPLIT, pitchSig)
@@ -223,66 +249,73 @@ func pitchPairs(stereo bool) {
 	MOVQ(param("steps", pitchArgSteps), R13)
 	gains(pitchArgGains)
 
-	outer := newLabel("ppair")
-	Label(outer)
-	pitchSetup(RBX, R10, X14, Y14)
-	ADDQ(m(R13, 0), RDX)
-	pitchSetup(R15, RAX, X13, Y13)
-	ADDQ(m(R13, 8), RDX)
-	ADDQ(U8(16), R13)
-	MOVQ(R12, R11)
 	acc := []VecPhysical{Y4, Y5, Y6, Y7}
 	if stereo {
 		acc = []VecPhysical{Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11}
 	}
-	for _, y := range acc {
-		VXORPS(y, y, y)
-	}
-	lbl, done := newLabel("pptaps"), newLabel("pptapsdone")
 	// chunk adds eight taps at off of both outputs, into the lanes 0-7
 	// (half 0) or 8-15 (half 1).
 	chunk := func(off, half int) {
 		if stereo {
-			pitchChunkAt(R10, RBX, Y0, Y1, Y1, Y2, Y14, off, acc[half], acc[2+half], true)
-			pitchChunkAt(RAX, R15, Y0, Y1, Y1, Y2, Y13, off, acc[4+half], acc[6+half], true)
+			pitchChunkAt(R10, RBX, Y0, Y1, Y1, Y1, Y14, off, acc[half], acc[2+half], true)
+			pitchChunkAt(RAX, R15, Y0, Y1, Y1, Y1, Y13, off, acc[4+half], acc[6+half], true)
 			return
 		}
 		pitchChunkAt(R10, RBX, Y0, Y1, Y1, nil, Y14, off, acc[half], nil, false)
 		pitchChunkAt(RAX, R15, Y0, Y1, Y1, nil, Y13, off, acc[2+half], nil, false)
 	}
-	Label(lbl)
-	chunk(0, 0)
-	SUBQ(U8(32), R11)
-	JZ(LabelRef(done))
-	chunk(32, 1)
-	ADDQ(U8(64), R10)
-	ADDQ(U8(64), RBX)
-	ADDQ(U8(64), RAX)
-	ADDQ(U8(64), R15)
-	SUBQ(U8(32), R11)
-	JNZ(LabelRef(lbl))
-	Label(done)
-	if stereo {
-		pitchReduceStereoPair()
-	} else {
-		pitchReduceMonoPair()
+	bail := newLabel("ppbail")
+	pair := func() {
+		pitchSetup(RBX, R10, X14, Y14, bail)
+		ADDQ(m(R13, 0), RDX)
+		pitchSetup(R15, RAX, X13, Y13, bail)
+		ADDQ(m(R13, 8), RDX)
+		ADDQ(U8(16), R13)
+		MOVQ(R12, R11)
+		for _, y := range acc {
+			VXORPS(y, y, y)
+		}
+		lbl, done := newLabel("pptaps"), newLabel("pptapsdone")
+		Label(lbl)
+		chunk(0, 0)
+		SUBQ(U8(32), R11)
+		JZ(LabelRef(done))
+		chunk(32, 1)
+		ADDQ(U8(64), R10)
+		ADDQ(U8(64), RBX)
+		ADDQ(U8(64), RAX)
+		ADDQ(U8(64), R15)
+		SUBQ(U8(32), R11)
+		JNZ(LabelRef(lbl))
+		Label(done)
 	}
-	VMULPS(X15, X4, X4)
-	VADDPS(m(RDI, 0), X4, X4)
-	VMOVUPS(X4, m(RDI, 0))
-	ADDQ(U8(16), RDI)
+	partial, finish := pitchHalfMonoPair, pitchEndMonoPair
+	if stereo {
+		partial, finish = pitchHalfStereoPair, pitchEndStereoPair
+	}
+	pair()
+	partial()
+	outer, last := newLabel("ppair"), newLabel("pplast")
+	Label(outer)
 	DECQ(RCX)
-	JNZ(LabelRef(outer))
-	MOVQ(RDX, param("ret", pitchArgRet))
-	end()
+	JZ(LabelRef(last))
+	pair()
+	finish()
+	partial()
+	JMP(LabelRef(outer))
+	Label(last)
+	finish()
+	pitchReturn(bail)
 }
 
 // pitchSetup points win at the window of the output at DX, row at its
 // first row of coefficients, and broadcasts its weight into w (through
-// xw, its low lane); R9 is scratch. As pitchKernel's.
-func pitchSetup(win, row GPPhysical, xw, w VecPhysical) {
+// xw, its low lane), or jumps to bail if the window starts past the
+// limit; R9 is scratch. As pitchKernel's.
+func pitchSetup(win, row GPPhysical, xw, w VecPhysical, bail string) {
 	MOVQ(RDX, R9)
 	SHRQ(U8(32), R9)
+	pitchCheck(R9, bail)
 	LEAQ(mi(RSI, R9, 4, 0), win)
 	MOVL(EDX, R9L)
 	MOVL(R9L, row.As32())
@@ -295,43 +328,66 @@ func pitchSetup(win, row GPPhysical, xw, w VecPhysical) {
 	LEAQ(mi(R8, row, 2, 0), row)
 }
 
-// pitchReduceMonoPair reduces the lanes of two mono outputs (Y4, Y5 and
-// Y6, Y7) in pitchDot's order and leaves X4 = s0, s0, s1, s1: the two
-// frames, both channels.
-func pitchReduceMonoPair() {
+// pitchHalfMonoPair starts the reduction of two mono outputs' lanes (Y4,
+// Y5 and Y6, Y7): lanes l and l+8, then l and l+4, into Y8 (the first
+// output's four sums, the second's).
+func pitchHalfMonoPair() {
 	VADDPS(Y5, Y4, Y4)
 	VADDPS(Y7, Y6, Y6)
 	VPERM2F128(U8(0x20), Y6, Y4, Y5)
 	VPERM2F128(U8(0x31), Y6, Y4, Y7)
-	VADDPS(Y7, Y5, Y5) // lanes l and l+4: the first output's, the second's
-	VPERMILPS(U8(0x4e), Y5, Y7)
-	VADDPS(Y7, Y5, Y5) // l and l+2
-	VMOVSHDUP(Y5, Y7)
-	VADDPS(Y7, Y5, Y5) // the last two: lanes 0 and 4
-	VEXTRACTF128(U8(1), Y5, X7)
-	VUNPCKLPS(X7, X5, X5)
-	VUNPCKLPS(X5, X5, X4)
+	VADDPS(Y7, Y5, Y8)
 }
 
-// pitchReduceStereoPair reduces the lanes of two stereo outputs (Y4-Y11)
-// in pitchDot's order and leaves X4 = l0, r0, l1, r1.
-func pitchReduceStereoPair() {
+// pitchEndMonoPair finishes it, lanes l and l+2 and then the last two,
+// and adds the two frames (s0, s0, s1, s1) times the gains into the bus
+// at DI, which moves on.
+func pitchEndMonoPair() {
+	VPERMILPS(U8(0x4e), Y8, Y0)
+	VADDPS(Y0, Y8, Y8)
+	VMOVSHDUP(Y8, Y0)
+	VADDPS(Y0, Y8, Y8) // lanes 0 and 4
+	VEXTRACTF128(U8(1), Y8, X0)
+	VUNPCKLPS(X0, X8, X8)
+	VUNPCKLPS(X8, X8, X0)
+	pitchAddPair()
+}
+
+// pitchHalfStereoPair starts the reduction of two stereo outputs' lanes
+// (Y4-Y11): lanes l and l+8, then l and l+4, into Y2 (first left | first
+// right) and Y3 (second left | second right).
+func pitchHalfStereoPair() {
 	VADDPS(Y5, Y4, Y4)
 	VADDPS(Y7, Y6, Y6)
 	VADDPS(Y9, Y8, Y8)
 	VADDPS(Y11, Y10, Y10)
 	VPERM2F128(U8(0x20), Y6, Y4, Y5)
 	VPERM2F128(U8(0x31), Y6, Y4, Y7)
-	VADDPS(Y7, Y5, Y5) // lanes l and l+4: first left | first right
+	VADDPS(Y7, Y5, Y2)
 	VPERM2F128(U8(0x20), Y10, Y8, Y9)
 	VPERM2F128(U8(0x31), Y10, Y8, Y11)
-	VADDPS(Y11, Y9, Y9) // second left | second right
-	VSHUFPS(U8(0x44), Y9, Y5, Y4)
-	VSHUFPS(U8(0xee), Y9, Y5, Y6)
-	VADDPS(Y6, Y4, Y4) // l and l+2: first 0, 1, second 0, 1 | the same, right
-	VMOVSHDUP(Y4, Y6)
-	VADDPS(Y6, Y4, Y4) // the last two: lanes 0 and 2 left, 4 and 6 right
-	VEXTRACTF128(U8(1), Y4, X6)
-	VSHUFPS(U8(0x88), X6, X4, X4) // l0, l1, r0, r1
-	VPERMILPS(U8(0xd8), X4, X4)
+	VADDPS(Y11, Y9, Y3)
+}
+
+// pitchEndStereoPair finishes it and adds the two frames (l0, r0, l1,
+// r1) times the gains into the bus at DI, which moves on.
+func pitchEndStereoPair() {
+	VSHUFPS(U8(0x44), Y3, Y2, Y0)
+	VSHUFPS(U8(0xee), Y3, Y2, Y1)
+	VADDPS(Y1, Y0, Y0) // l and l+2: first 0, 1, second 0, 1 | the same, right
+	VMOVSHDUP(Y0, Y1)
+	VADDPS(Y1, Y0, Y0) // the last two: lanes 0 and 2 left, 4 and 6 right
+	VEXTRACTF128(U8(1), Y0, X1)
+	VSHUFPS(U8(0x88), X1, X0, X0) // l0, l1, r0, r1
+	VPERMILPS(U8(0xd8), X0, X0)
+	pitchAddPair()
+}
+
+// pitchAddPair adds X0, two frames, times the gains into the bus at DI,
+// which moves on.
+func pitchAddPair() {
+	VMULPS(X15, X0, X0)
+	VADDPS(m(RDI, 0), X0, X0)
+	VMOVUPS(X0, m(RDI, 0))
+	ADDQ(U8(16), RDI)
 }
