@@ -30,11 +30,10 @@ const (
 type Interp struct {
 	taps int // filter length in source frames: a multiple of 8
 	half int // source frames the filter reads before the position's own
-	// coef holds a row per phase: its taps coefficients a, then the
-	// differences d from them to the next phase's (the last phase's
-	// next is the delay of a whole frame). A delay between phases takes
-	// a + w·d: the add a subtraction at every tap would cost is done
-	// once here, and float32(b-a) is the same value either way.
+	// coef holds a row of taps coefficients per phase, and one more (the
+	// delay of a whole frame). A table of each phase's differences to
+	// the next would spare a subtraction a tap: no faster in the mix
+	// (docs/kernels.md), at twice the memory.
 	coef []float32
 }
 
@@ -51,9 +50,8 @@ var interps struct {
 }
 
 // InterpFor returns the shared Interp from rate src to rate dev, building
-// it on first use: 512 rows of 48 taps and their differences when
-// upsampling, more taps when downsampling (192 from 192 kHz to 48 kHz),
-// 196 KB to 786 KB.
+// it on first use: 513 rows of 48 taps when upsampling, more taps when
+// downsampling (192 from 192 kHz to 48 kHz), 98 KB to 394 KB.
 func InterpFor(src, dev int) *Interp {
 	interps.mu.Lock()
 	defer interps.mu.Unlock()
@@ -74,20 +72,12 @@ func InterpFor(src, dev int) *Interp {
 // cutoff divided by ratio.
 func newInterp(ratio float64) *Interp {
 	K := int(math.Ceil(sincTaps*ratio/8)) * 8
-	t := &Interp{taps: K, half: K/2 - 1, coef: make([]float32, interpPhases*2*K)}
+	t := &Interp{taps: K, half: K/2 - 1, coef: make([]float32, (interpPhases+1)*K)}
 	row := make([]float64, K)
-	prev := make([]float32, K)
 	for ph := 0; ph <= interpPhases; ph++ {
 		sincRow(row, float64(ph)/interpPhases, t.half, sincCutoff/ratio)
 		for k, c := range row {
-			c := float32(c)
-			if ph > 0 {
-				t.coef[(ph-1)*2*K+K+k] = c - prev[k]
-			}
-			if ph < interpPhases {
-				t.coef[ph*2*K+k] = c
-			}
-			prev[k] = c
+			t.coef[ph*K+k] = float32(c)
 		}
 	}
 	return t
@@ -143,13 +133,13 @@ func (t *Interp) Filter(out []Frame, l, r []float32, p, step uint64, gl, gr floa
 // at returns the filter's stereo output at the 32.32 position p, counted
 // from l[0] and r[0].
 func (t *Interp) at(l, r []float32, p uint64) (sl, sr float32) {
-	c0, d, w, j := t.rows(p)
+	c0, c1, w, j := t.rows(p)
 	K := len(c0)
 	wl := l[j : j+K : j+K]
 	wr := r[j : j+K : j+K]
-	d, wl, wr = d[:K], wl[:K], wr[:K] // one bounds check, not one a tap
+	c1, wl, wr = c1[:K], wl[:K], wr[:K] // one bounds check, not one a tap
 	for k := range c0 {
-		c := c0[k] + float32(w*d[k])
+		c := c0[k] + float32(w*float32(c1[k]-c0[k]))
 		sl += float32(c * wl[k])
 		sr += float32(c * wr[k])
 	}

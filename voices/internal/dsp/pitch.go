@@ -33,7 +33,7 @@ var pitchTabs struct {
 // PitchBankUpTo returns the bank with filters up to the least ratio at or
 // above maxStep (source frames per output frame, 32.32), building the
 // ones no earlier engine built. From 96 kHz at pitch 4 on a 48 kHz
-// device (ratio 8) that is 13 filters, 9.2 MB.
+// device (ratio 8) that is 13 filters, 4.6 MB.
 func PitchBankUpTo(maxStep uint64) *PitchBank {
 	pitchTabs.mu.Lock()
 	defer pitchTabs.mu.Unlock()
@@ -96,12 +96,12 @@ type pitchFilter func(t *Interp, out []Frame, l, r []float32, mono bool, p uint6
 func filterStepsScalar(t *Interp, out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64 {
 	steps = steps[:len(out)]
 	for i := range out {
-		c0, d, w, j := t.rows(p)
+		c0, c1, w, j := t.rows(p)
 		K := len(c0)
-		sl := pitchDot(c0, d, w, l[j:j+K:j+K])
+		sl := pitchDot(c0, c1, w, l[j:j+K:j+K])
 		sr := sl
 		if !mono {
-			sr = pitchDot(c0, d, w, r[j:j+K:j+K])
+			sr = pitchDot(c0, c1, w, r[j:j+K:j+K])
 		}
 		out[i][0] += float32(sl * gl)
 		out[i][1] += float32(sr * gr)
@@ -110,36 +110,36 @@ func filterStepsScalar(t *Interp, out []Frame, l, r []float32, mono bool, p uint
 	return p
 }
 
-// rows returns the coefficients a and differences d of the phase at or
-// below the 32.32 position p, the weight w of the next phase, and the
-// window's first frame: p's whole part.
-func (t *Interp) rows(p uint64) (a, d []float32, w float32, j int) {
+// rows returns the two rows of coefficients around the 32.32 position
+// p, the weight w of the second, and the window's first frame: p's
+// whole part.
+func (t *Interp) rows(p uint64) (c0, c1 []float32, w float32, j int) {
 	K := t.taps
 	f := uint32(p)
-	i := int(f>>(32-interpBits)) * 2 * K
-	w = float32(f<<interpBits) * (1.0 / (1 << 32)) // between phases ph and ph+1
+	i := int(f>>(32-interpBits)) * K
+	w = float32(f<<interpBits) * (1.0 / (1 << 32)) // between rows ph and ph+1
 	return t.coef[i : i+K : i+K], t.coef[i+K : i+2*K : i+2*K], w, int(p >> 32)
 }
 
 // pitchDot returns the filter's output from the window x, its
-// coefficients a + w·d: the sum of (a + w·d)·x over the taps, tap k added
-// into the (k mod 16)-th of sixteen running sums, in order of k. Then
-// lanes l and l+8 are added, l and l+4, l and l+2, and the last two: the
-// vector kernels' order (asmgen's pitch.go), so their bits are these on
-// every CPU. Sixteen chains also keep the adder busy where one would
-// wait on each sum.
-func pitchDot(a, d []float32, w float32, x []float32) float32 {
-	d, x = d[:len(a)], x[:len(a)]
+// coefficients interpolated between rows a and b by w: the sum of
+// (a + w·(b-a))·x over the taps, tap k added into the (k mod 16)-th of
+// sixteen running sums, in order of k. Then lanes l and l+8 are added,
+// l and l+4, l and l+2, and the last two: the vector kernels' order
+// (asmgen's pitch.go), so their bits are these on every CPU. Sixteen
+// chains also keep the adder busy where one would wait on each sum.
+func pitchDot(a, b []float32, w float32, x []float32) float32 {
+	b, x = b[:len(a)], x[:len(a)]
 	var s [16]float32
 	k := 0
 	for ; k+16 <= len(a); k += 16 {
-		a, d, v := a[k:k+16:k+16], d[k:k+16:k+16], x[k:k+16:k+16]
+		a, b, v := a[k:k+16:k+16], b[k:k+16:k+16], x[k:k+16:k+16]
 		for l := range s {
-			s[l] += float32((a[l] + float32(w*d[l])) * v[l])
+			s[l] += float32((a[l] + float32(w*float32(b[l]-a[l]))) * v[l])
 		}
 	}
 	for l := 0; k < len(a); k, l = k+1, l+1 {
-		s[l] += float32((a[k] + float32(w*d[k])) * x[k])
+		s[l] += float32((a[k] + float32(w*float32(b[k]-a[k]))) * x[k])
 	}
 	var h [8]float32
 	for l := range h {

@@ -9,8 +9,8 @@ import (
 // The pitched filter's kernels (dsp's Interp, Kernels.FilterSteps): per
 // output, the window of taps frames at the position's whole part, and
 // coefficients interpolated between the two phases of 512 around its
-// fraction, c = a + w·d (a row holds a phase's taps a, then their
-// differences d to the next phase's). Each output has its own step (the pitch
+// fraction, c = a + w·(b-a), a and b the two rows (a row of taps floats
+// per phase, the next phase's row right after it). Each output has its own step (the pitch
 // ramps per frame), so there is no group layout: taps are summed eight
 // (AVX2) or sixteen (AVX-512) at a time into sixteen lanes, tap k into
 // lane k mod 16, and the lanes are reduced as pitchDot reduces them.
@@ -64,8 +64,8 @@ func pitchKernels() {
 
 // pitchKernel writes one routine. Registers: DI out, CX outputs left, SI
 // the left plane, R14 the right plane's distance from it in bytes, R8
-// the coefficients, R9 taps, R12 the bytes of a row's taps (where its
-// differences start), DX the position, R13 the steps; per output BX the
+// the coefficients, R9 taps, R12 a row's bytes (where the next phase's
+// row starts), DX the position, R13 the steps; per output BX the
 // window, R10 the row, R11 taps left, Y14 (Z14) the weight w, X12 the
 // fraction's scale; Y4/Y5 the left lanes 0-7 and 8-15 (Z4 all of them),
 // Y6/Y7 (Z6) the right; X15 the gains.
@@ -110,7 +110,7 @@ func pitchKernel(stereo, wide bool) {
 		VBROADCASTSS(X13, Y14)
 	}
 	IMULQ(R9, R10)
-	LEAQ(mi(R8, R10, 8, 0), R10)
+	LEAQ(mi(R8, R10, 4, 0), R10)
 	MOVQ(R9, R11)
 	if wide {
 		pitchTaps16(stereo)
@@ -138,7 +138,7 @@ func pitchKernel(stereo, wide bool) {
 
 // pitchChunk adds the products of eight (ymm) or sixteen (zmm) taps, at
 // off bytes into the window and the row, to the accumulators accL and
-// accR (stereo): c = a + w·d, then c·x.
+// accR (stereo): c = a + w·(b-a), then c·x.
 func pitchChunk(a, b, pl, pr, w VecPhysical, off int, accL, accR VecPhysical, stereo bool) {
 	pitchChunkAt(R10, RBX, a, b, pl, pr, w, off, accL, accR, stereo)
 }
@@ -146,7 +146,9 @@ func pitchChunk(a, b, pl, pr, w VecPhysical, off int, accL, accR VecPhysical, st
 // pitchChunkAt is pitchChunk for the row and window registers given.
 func pitchChunkAt(row, win GPPhysical, a, b, pl, pr, w VecPhysical, off int, accL, accR VecPhysical, stereo bool) {
 	VMOVUPS(m(row, off), a)
-	VMULPS(mi(row, R12, 1, off), w, b)
+	VMOVUPS(mi(row, R12, 1, off), b)
+	VSUBPS(a, b, b)
+	VMULPS(w, b, b)
 	VADDPS(b, a, a)
 	VMULPS(m(win, off), a, pl)
 	VADDPS(pl, accL, accL)
@@ -325,7 +327,7 @@ func pitchSetup(win, row GPPhysical, xw, w VecPhysical, bail string) {
 	VMULSS(X12, xw, xw)
 	VBROADCASTSS(xw, w)
 	IMULQ(R12, row)
-	LEAQ(mi(R8, row, 2, 0), row)
+	LEAQ(mi(R8, row, 1, 0), row)
 }
 
 // pitchHalfMonoPair starts the reduction of two mono outputs' lanes (Y4,
