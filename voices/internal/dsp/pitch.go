@@ -130,20 +130,41 @@ func (t *Interp) rows(p uint64) (c0, c1 []float32, w float32, j int) {
 // chains also keep the adder busy where one would wait on each sum.
 func pitchDot(a, b []float32, w float32, x []float32) float32 {
 	b, x = b[:len(a)], x[:len(a)]
-	var s [16]float32
+	// Sixteen locals, not an array: Go keeps an array of more than four
+	// in memory, a load and a store around every add.
+	var s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15 float32
 	k := 0
 	for ; k+16 <= len(a); k += 16 {
 		a, b, v := a[k:k+16:k+16], b[k:k+16:k+16], x[k:k+16:k+16]
-		for l := range s {
-			s[l] += float32((a[l] + float32(w*float32(b[l]-a[l]))) * v[l])
-		}
+		s0 += float32((a[0] + float32(w*float32(b[0]-a[0]))) * v[0])
+		s1 += float32((a[1] + float32(w*float32(b[1]-a[1]))) * v[1])
+		s2 += float32((a[2] + float32(w*float32(b[2]-a[2]))) * v[2])
+		s3 += float32((a[3] + float32(w*float32(b[3]-a[3]))) * v[3])
+		s4 += float32((a[4] + float32(w*float32(b[4]-a[4]))) * v[4])
+		s5 += float32((a[5] + float32(w*float32(b[5]-a[5]))) * v[5])
+		s6 += float32((a[6] + float32(w*float32(b[6]-a[6]))) * v[6])
+		s7 += float32((a[7] + float32(w*float32(b[7]-a[7]))) * v[7])
+		s8 += float32((a[8] + float32(w*float32(b[8]-a[8]))) * v[8])
+		s9 += float32((a[9] + float32(w*float32(b[9]-a[9]))) * v[9])
+		s10 += float32((a[10] + float32(w*float32(b[10]-a[10]))) * v[10])
+		s11 += float32((a[11] + float32(w*float32(b[11]-a[11]))) * v[11])
+		s12 += float32((a[12] + float32(w*float32(b[12]-a[12]))) * v[12])
+		s13 += float32((a[13] + float32(w*float32(b[13]-a[13]))) * v[13])
+		s14 += float32((a[14] + float32(w*float32(b[14]-a[14]))) * v[14])
+		s15 += float32((a[15] + float32(w*float32(b[15]-a[15]))) * v[15])
 	}
-	for l := 0; k < len(a); k, l = k+1, l+1 {
-		s[l] += float32((a[k] + float32(w*float32(b[k]-a[k]))) * x[k])
+	if k < len(a) { // the last eight taps, into lanes 0-7
+		a, b, v := a[k:k+8:k+8], b[k:k+8:k+8], x[k:k+8:k+8]
+		s0 += float32((a[0] + float32(w*float32(b[0]-a[0]))) * v[0])
+		s1 += float32((a[1] + float32(w*float32(b[1]-a[1]))) * v[1])
+		s2 += float32((a[2] + float32(w*float32(b[2]-a[2]))) * v[2])
+		s3 += float32((a[3] + float32(w*float32(b[3]-a[3]))) * v[3])
+		s4 += float32((a[4] + float32(w*float32(b[4]-a[4]))) * v[4])
+		s5 += float32((a[5] + float32(w*float32(b[5]-a[5]))) * v[5])
+		s6 += float32((a[6] + float32(w*float32(b[6]-a[6]))) * v[6])
+		s7 += float32((a[7] + float32(w*float32(b[7]-a[7]))) * v[7])
 	}
-	var h [8]float32
-	for l := range h {
-		h[l] = s[l] + s[l+8]
-	}
-	return ((h[0] + h[4]) + (h[2] + h[6])) + ((h[1] + h[5]) + (h[3] + h[7]))
+	h0, h1, h2, h3 := s0+s8, s1+s9, s2+s10, s3+s11
+	h4, h5, h6, h7 := s4+s12, s5+s13, s6+s14, s7+s15
+	return ((h0 + h4) + (h2 + h6)) + ((h1 + h5) + (h3 + h7))
 }
