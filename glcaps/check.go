@@ -81,16 +81,20 @@ func (f Feature) Core() (major, minor int) {
 }
 
 // Check makes sure the context current on the calling thread can run
-// code that needs the given features through go-gl. In order, it checks
-// that a context is current (ErrNoContext), loads go-gl's function table
-// for it by running gl.Init (ErrNotLoaded when that fails), and checks
-// that the context's version or extensions provide every feature
-// (ErrMissingFeature, naming all the missing ones at once). Until gl.Init
-// has run, every go-gl wrapper calls through a nil pointer and kills the
-// process with SIGSEGV; so Check calls GL only through entry points it
-// resolves itself before that, and it is safe without a context and
-// before the application's own gl.Init. Running gl.Init again when the
-// application already did loads the same addresses for the same context.
+// code that needs the given features through go-gl. It checks, in order:
+//
+//   - that a context is current (ErrNoContext);
+//   - that gl.Init loads go-gl's function table for it (ErrNotLoaded when
+//     that fails);
+//   - that the context's version or extensions provide every feature
+//     (ErrMissingFeature, naming all the missing ones at once).
+//
+// Until gl.Init has run, every go-gl wrapper calls through a nil pointer
+// and kills the process with SIGSEGV. So Check calls GL only through
+// entry points it resolves itself before that. It is safe without a
+// context and before the application's own gl.Init. Running gl.Init again
+// when the application already did loads the same addresses for the same
+// context.
 //
 // Check allocates and queries the driver: call it when setting up, as
 // the backends' constructors do, not per frame.

@@ -90,8 +90,8 @@ func (r *renderer) drawSpriteArray(w, h float32) (int, int) {
 	if err := r.spr.arr.Churn(arrayChurn); err != nil {
 		r.fail(err)
 	}
-	off, view, err := r.arenas[scene.ArenaSprites].Alloc(r.sprites.Len()*sprites.InstanceBytes, 16)
-	if err != nil {
+	off, view, ok := r.arenas[scene.ArenaSprites].TryAlloc(r.sprites.Len()*sprites.InstanceBytes, 16)
+	if !ok {
 		return 0, 0 // counted by the arena, reported as its failures
 	}
 	r.sprites.Step(1.0/60, w, h)

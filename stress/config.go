@@ -82,16 +82,17 @@ func defaultConfig() config {
 
 // exitHelp is the part of -h that explains the exit status.
 const exitHelp = `
-Exit status (each non-zero one with a one-line reason on stderr):
+Exit status (1 to 8 each with a one-line reason on stderr):
   0  PASS: at least -min-frames guarded frames, none allocated, every owner clean, every request accounted
   1  FAIL: a steady frame allocated (or started a goroutine), an owner failed, the request accounting did not balance, or a -scenario phase failed its verdict
-  2  bad flags
+  2  bad flags; also a Go panic, fatal error or SIGQUIT (a stack trace on stderr, no reason line)
   3  the harness could not run, or -selftest went uncaught
   4  no verdict: fewer than -min-frames guarded frames ran (run longer, pace faster, or settle less)
   5  interrupted by SIGINT or SIGTERM: stopped, torn down in order, partial report written (marked interrupted)
   6  a second SIGINT or SIGTERM during shutdown: exited at once, without teardown or report
   7  the -report directory is not writable: found at start, before anything ran
   8  the run ended, but its report was not written in full (stdout closed, or a -report file failed); a definite failure keeps 1
+  128+n  killed by a signal the tool does not catch (SIGHUP 129, SIGKILL 137): no teardown, no report
 `
 
 // parseConfig parses args (without the program name). Any problem is an

@@ -109,15 +109,16 @@
 //
 //	0  PASS: at least -min-frames guarded frames, none allocated, every owner clean, every request accounted
 //	1  FAIL: a steady frame allocated, an owner failed, the request accounting did not balance, or a -scenario phase failed its verdict
-//	2  bad flags
+//	2  bad flags; also a Go panic, fatal error or SIGQUIT (a stack trace, no reason line)
 //	3  the harness could not run, or -selftest went uncaught
 //	4  no verdict: fewer than -min-frames guarded frames
 //	5  interrupted by SIGINT or SIGTERM; partial report written
 //	6  a second signal during shutdown; exited at once, no teardown, no report
 //	7  the -report directory is not writable; found at start, nothing ran
 //	8  the report was not written in full (stdout closed, a -report file failed)
+//	128+n  killed by a signal it does not catch (SIGHUP 129, SIGKILL 137): no teardown, no report
 //
-// Each non-zero status comes with a one-line reason on stderr. A definite
+// Each status from 1 to 8 comes with a one-line reason on stderr. A definite
 // failure (1) stands even in an interrupted or short run.
 //
 // # CI

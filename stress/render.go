@@ -289,7 +289,7 @@ func (r *renderer) dropQueued() {
 // frame's overflowing upload would.
 func (r *renderer) upload(q request) {
 	k := int(q.arena) % arenaCount
-	if _, view, err := r.arenas[k].Alloc(int(q.size), 16); err == nil {
+	if _, view, ok := r.arenas[k].TryAlloc(int(q.size), 16); ok {
 		scene.Fill(view, q.seed)
 		r.ledger[reqUpload].Applied++
 	} else {
@@ -314,12 +314,14 @@ func (r *renderer) draw() {
 	var objOff int
 	var objRuns []quads.Run
 	if n := r.objects.visible.Len(); n > 0 {
-		off, view, err := r.arenas[scene.ArenaSprites].Alloc(n*quads.QuadBytes, 16)
-		if err == nil {
+		off, view, ok := r.arenas[scene.ArenaSprites].TryAlloc(n*quads.QuadBytes, 16)
+		if ok {
 			objOff = off
-			if objRuns, err = r.objects.write(view, r.scene.Tex.Name(r.tex.White())); err != nil {
+			runs, err := r.objects.write(view, r.scene.Tex.Name(r.tex.White()))
+			if err != nil {
 				r.fail(err)
 			}
+			objRuns = runs
 		}
 	}
 	if r.win != nil {
@@ -343,8 +345,8 @@ func (r *renderer) draw() {
 // drawSprites moves the sprites on a w×h playfield and writes their quads
 // into the sprites arena. It returns the arena offset and the draw runs.
 func (r *renderer) drawSprites(w, h float32) (int, []quads.Run) {
-	off, view, err := r.arenas[scene.ArenaSprites].Alloc(r.sprites.Len()*quads.QuadBytes, 16)
-	if err != nil {
+	off, view, ok := r.arenas[scene.ArenaSprites].TryAlloc(r.sprites.Len()*quads.QuadBytes, 16)
+	if !ok {
 		return 0, nil // counted by the arena, reported as its failures
 	}
 	if err := r.batch.Reset(view); err != nil {

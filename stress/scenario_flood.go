@@ -106,8 +106,8 @@ func (f *uploadFlood) frame(r *renderer, i int) bool {
 	for k, a := range r.arenas {
 		size := a.Capacity() / floodChunks
 		for {
-			off, view, err := a.Alloc(size, 256)
-			if err != nil {
+			off, view, ok := a.TryAlloc(size, 256)
+			if !ok {
 				f.refused++
 				break
 			}

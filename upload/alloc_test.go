@@ -23,6 +23,9 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 				if _, v, err := a.Alloc(64+i, 16); err != nil || len(v) != 64+i {
 					t.Fatal(err)
 				}
+				if _, v, ok := a.TryAlloc(64+i, 16); !ok || len(v) != 64+i {
+					t.Fatal(a.LastRefusal())
+				}
 			}
 			_ = a.Stats()
 			_ = r.set.Stats()
@@ -45,6 +48,9 @@ func TestSteadyFramesDoNotAllocate(t *testing.T) {
 			}
 			if _, _, err := p.Alloc(16, 3); !errors.Is(err, upload.ErrInvalidAlign) {
 				t.Fatal(err)
+			}
+			if _, _, ok := p.TryAlloc(16, 16); ok || p.LastRefusal().Err != upload.ErrArenaFull {
+				t.Fatal(p.LastRefusal())
 			}
 		})
 		r.end()

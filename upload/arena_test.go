@@ -123,11 +123,11 @@ func TestFullArenaRefusesCountsAndKeepsData(t *testing.T) {
 	copy(first, bytes.Repeat([]byte{7}, 1000))
 	for i := 0; i < 3; i++ {
 		_, view, err := a.Alloc(64, 1)
-		if !errors.Is(err, upload.ErrArenaFull) || view != nil {
-			t.Fatalf("Alloc past the end: %v, view %d bytes; want ErrArenaFull and no view", err, len(view))
+		if err != upload.ErrArenaFull || view != nil {
+			t.Fatalf("Alloc past the end: %v, view %d bytes; want the bare ErrArenaFull and no view", err, len(view))
 		}
-		if !strings.Contains(err.Error(), `"particles"`) || !strings.Contains(err.Error(), "1000 of 1024") {
-			t.Errorf("error %q does not name the arena and its use", err)
+		if d := a.LastRefusal().String(); !strings.Contains(d, `"particles"`) || !strings.Contains(d, "1000 of 1024") {
+			t.Errorf("LastRefusal %q does not name the arena and its use", d)
 		}
 	}
 	if !bytes.Equal(first, bytes.Repeat([]byte{7}, 1000)) {
@@ -281,33 +281,38 @@ func TestErrorsArePrefixedAndDistinct(t *testing.T) {
 }
 
 // TestAllocInlines builds the package with -gcflags=-m=2 and checks that
-// Alloc still fits the compiler's inlining budget: its speed comes from
-// inlining, and one more statement in it can silently undo that.
+// TryAlloc still fits the compiler's inlining budget: its speed comes
+// from inlining, and one more statement in it can silently undo that.
+// docs/refusals.md states the cost and why Alloc is not inlined.
 func TestAllocInlines(t *testing.T) {
 	out, err := testenv.Go(t, nil, "build", "-gcflags=-m=2", "-o", os.DevNull, ".")
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
 	}
-	m := regexp.MustCompile(`can inline \(\*Arena\)\.Alloc with cost (\d+)`).FindSubmatch(out)
+	m := regexp.MustCompile(`can inline \(\*Arena\)\.TryAlloc with cost (\d+)`).FindSubmatch(out)
 	if m == nil {
-		t.Fatalf("(*Arena).Alloc is no longer inlinable:\n%s", grepLines(out, "(*Arena).Alloc"))
+		t.Fatalf("(*Arena).TryAlloc is no longer inlinable:\n%s", grepLines(out, "(*Arena).TryAlloc"))
 	}
 	cost, _ := strconv.Atoi(string(m[1]))
 	if cost >= 80 {
-		t.Errorf("(*Arena).Alloc inline cost %d, want under 80", cost)
+		t.Errorf("(*Arena).TryAlloc inline cost %d, want under 80", cost)
 	} else {
-		t.Logf("(*Arena).Alloc inline cost %d of 80", cost)
+		t.Logf("(*Arena).TryAlloc inline cost %d of 80", cost)
 	}
-	// docs/refusals.md weighs other designs against today's cost.
 	doc, err := os.ReadFile("../docs/refusals.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := regexp.MustCompile(`\| today: one error value per arena \| (\d+) \|`).FindSubmatch(doc)
+	d := regexp.MustCompile(`\| TryAlloc: the bump returning ` + "`ok bool`" + ` \| (\d+) \|`).FindSubmatch(doc)
 	if d == nil {
-		t.Errorf("docs/refusals.md no longer states Alloc's cost (want %d)", cost)
+		t.Errorf("docs/refusals.md no longer states TryAlloc's cost (want %d)", cost)
 	} else if string(d[1]) != strconv.Itoa(cost) {
-		t.Errorf("docs/refusals.md states Alloc's cost as %s; the compiler says %d", d[1], cost)
+		t.Errorf("docs/refusals.md states TryAlloc's cost as %s; the compiler says %d", d[1], cost)
+	}
+	// Alloc returns a sentinel it must classify, which no design fits in
+	// the budget; the docs say it is not inlined, so it must not be.
+	if regexp.MustCompile(`can inline \(\*Arena\)\.Alloc with`).Match(out) {
+		t.Errorf("(*Arena).Alloc is inlinable now; update docs/refusals.md and the README's arena figure")
 	}
 }
 

@@ -23,10 +23,10 @@ type Backend interface {
 }
 
 // Held is implemented by a Backend that refuses a Close its Set has not
-// agreed to. NewSet calls Hold after Map with the Set's own Close; the
+// agreed to. NewSet calls Hold after Map with the Set's own Close. The
 // backend's Close runs it first (through a Hold field) and refuses with
-// its error, so set.Backend().Close() with frames in flight returns
-// ErrInFlight and changes nothing, and one without closes the Set too.
+// its error. So set.Backend().Close() with frames in flight returns
+// ErrInFlight and changes nothing; one without closes the Set too.
 // CPUBackend and glbuf.Backend implement it.
 type Held interface {
 	Hold(closeSet func() error)

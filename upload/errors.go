@@ -5,10 +5,10 @@ import (
 	"fmt"
 )
 
-// Sentinel errors returned by this package. Check them with errors.Is; the
-// returned values wrap them with the arena, sizes or frame involved.
-// Arena.LastRefusal().Err is an Alloc refusal's sentinel itself, which
-// == and a switch test too, without allocating.
+// Sentinel errors returned by this package. Arena.Alloc returns them bare,
+// so ==, a switch and errors.Is test its refusals without allocating.
+// Arena.LastRefusal has the detail. NewSet, Close, CheckView and
+// ViewSerial wrap them with what was wrong: test those with errors.Is.
 var (
 	// ErrArenaFull is returned by Alloc when the current frame's region has
 	// no room left. Nothing is overwritten and nothing grows; the failure
@@ -77,27 +77,29 @@ func (r Refusal) String() string {
 		r.Err, r.Arena, r.Frame, r.Size, r.Align, r.Used, r.Capacity, r.InFrame)
 }
 
-// refusal is an Arena's error for every refused Alloc, made once with the
-// arena. Alloc only records the request and counts it, which keeps it
-// inlinable and allocation-free: an overflowing particle system may be
-// refused hundreds of times a frame, and the refusal must not become the
-// allocation it exists to prevent. What the refusal was (ErrArenaFull,
-// ErrInvalidSize, ...) and its message are worked out from the arena when
-// the error is read. The arena settles its latest refusal at each frame
-// boundary and at Close, so an error read after its frame ended still
-// describes that frame; within a frame, read it before the next Alloc,
-// or the bytes used it quotes include what was granted since.
+// refusal keeps an Arena's latest refusal. TryAlloc only records the
+// request and counts it, which keeps it inlinable and allocation-free: an
+// overflowing particle system may be refused hundreds of times a frame,
+// and the refusal must not become the allocation it exists to prevent.
+// What the refusal was (ErrArenaFull, ErrInvalidSize, ...) is worked out
+// from the arena when it is read. Alloc reads it at once, to return the
+// sentinel. The arena settles its latest refusal at each frame boundary
+// and at Close, so a refusal read after its frame ended still describes
+// that frame. Within a frame, a TryAlloc refusal read after a later grant
+// quotes the bytes used since.
 type refusal struct {
 	a       *Arena
 	settled uint64 // the arena's refused count when frozen was taken
 	frozen  Refusal
 }
 
-// settle freezes the latest refusal if it happened since the last freeze.
-func (e *refusal) settle() {
+// settle freezes the latest refusal if it happened since the last
+// freeze, and returns its sentinel.
+func (e *refusal) settle() error {
 	if e.a.refused != e.settled {
 		e.frozen, e.settled = e.a.classify(), e.a.refused
 	}
+	return e.frozen.Err
 }
 
 func (e *refusal) state() Refusal {
@@ -126,8 +128,3 @@ func (a *Arena) classify() Refusal {
 	}
 	return r
 }
-
-func (e *refusal) Error() string { return e.state().String() }
-
-// Unwrap returns the sentinel the refusal matches.
-func (e *refusal) Unwrap() error { return e.state().Err }

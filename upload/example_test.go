@@ -48,7 +48,8 @@ func Example() {
 }
 
 // A full arena refuses instead of overwriting memory an in-flight frame
-// may still read. Refusals are counted, and their errors say why.
+// may still read. The error is a bare sentinel; LastRefusal says why.
+// Refusals are counted.
 func ExampleArena_Alloc_full() {
 	clock, _ := frame.NewClock(frame.ClockDesc{})
 	defer clock.Close()
@@ -57,20 +58,20 @@ func ExampleArena_Alloc_full() {
 	particles := set.Arena(0)
 	_, _ = clock.BeginFrame()
 	_, _, err := particles.Alloc(2000, 16)
-	fmt.Println(err)
+	fmt.Println(err == upload.ErrInvalidSize, particles.LastRefusal())
 	_, _, _ = particles.Alloc(1000, 16)
 	_, _, err = particles.Alloc(100, 16)
-	fmt.Println(err)
+	fmt.Println(err == upload.ErrArenaFull, particles.LastRefusal())
 	_ = clock.EndFrame()
 	fmt.Println("failures:", particles.Stats().Failures)
 	// Output:
-	// upload: invalid size: 2000 bytes from arena "particles" (want 1..1024)
-	// upload: arena full: "particles" frame 1: 100 bytes (align 16) requested, 1000 of 1024 used (2 failures this frame)
+	// true upload: invalid size: 2000 bytes from arena "particles" (want 1..1024)
+	// true upload: arena full: "particles" frame 1: 100 bytes (align 16) requested, 1000 of 1024 used (2 failures this frame)
 	// failures: 2
 }
 
-// In a frame the allocation guard watches, a refusal is told apart by
-// LastRefusal's bare sentinel, which a switch tests without allocating.
+// In a frame the allocation guard watches, Alloc's bare sentinel is told
+// apart by a switch, without allocating. LastRefusal has the detail.
 func ExampleArena_LastRefusal() {
 	clock, _ := frame.NewClock(frame.ClockDesc{})
 	defer clock.Close()
@@ -81,11 +82,11 @@ func ExampleArena_LastRefusal() {
 	dropped := 0
 	for i := 0; i < 20; i++ {
 		if _, _, err := particles.Alloc(100, 16); err != nil {
-			switch particles.LastRefusal().Err {
+			switch err {
 			case upload.ErrArenaFull:
 				dropped++ // draw fewer particles this frame
 			default:
-				fmt.Println(err) // a bad request: a bug in the caller
+				fmt.Println(particles.LastRefusal()) // a bad request: a bug in the caller
 			}
 		}
 	}
@@ -95,4 +96,28 @@ func ExampleArena_LastRefusal() {
 	// Output:
 	// dropped: 11
 	// upload: arena full: "particles" frame 1: 100 bytes (align 16) requested, 996 of 1024 used (11 failures this frame)
+}
+
+// The hottest loops use TryAlloc, which inlines. A refusal is ok false,
+// and LastRefusal().Err is the sentinel Alloc would return.
+func ExampleArena_TryAlloc() {
+	clock, _ := frame.NewClock(frame.ClockDesc{})
+	defer clock.Close()
+	set, _ := upload.NewSet(upload.SetDesc{Clock: clock, Arenas: []upload.ArenaDesc{{Name: "particles", Size: 1024}}})
+	defer set.Close()
+	particles := set.Arena(0)
+	_, _ = clock.BeginFrame()
+	drawn := 0
+	for i := 0; i < 20; i++ {
+		if _, view, ok := particles.TryAlloc(100, 16); ok {
+			view[0] = byte(i) // write the particle's vertices
+			drawn++
+		} else if particles.LastRefusal().Err != upload.ErrArenaFull {
+			fmt.Println(particles.LastRefusal()) // a bad request: a bug in the caller
+		}
+	}
+	_ = clock.EndFrame()
+	fmt.Println("drawn:", drawn, "failures:", particles.Stats().Failures)
+	// Output:
+	// drawn: 9 failures: 11
 }

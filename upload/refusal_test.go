@@ -1,6 +1,7 @@
 package upload_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/steadyframe/steadyframe/internal/guardtest"
@@ -11,18 +12,24 @@ import (
 var sentinels = []error{upload.ErrArenaFull, upload.ErrInvalidSize, upload.ErrInvalidAlign, upload.ErrNoFrame,
 	upload.ErrInFlight, upload.ErrInvalidConfig, upload.ErrClosed, upload.ErrStaleView, upload.ErrUnknownView}
 
-// lastRefusal makes a refused Alloc and returns the arena's
-// LastRefusal().Err, or nil if the Alloc was granted.
-func lastRefusal(a *upload.Arena, size, align int) error {
-	if _, _, err := a.Alloc(size, align); err == nil {
+// alloc returns Alloc's error itself.
+func alloc(a *upload.Arena, size, align int) error {
+	_, _, err := a.Alloc(size, align)
+	return err
+}
+
+// tryRefusal makes a refused TryAlloc and returns the arena's
+// LastRefusal().Err, or nil if the TryAlloc was granted.
+func tryRefusal(a *upload.Arena, size, align int) error {
+	if _, _, ok := a.TryAlloc(size, align); ok {
 		return nil
 	}
 	return a.LastRefusal().Err
 }
 
-// TestLastRefusalDescribesEachKind checks that LastRefusal names every
-// kind of refusal with its bare sentinel, quotes the request and the
-// frame, and reads as Alloc's error did.
+// TestLastRefusalDescribesEachKind checks that Alloc returns every kind
+// of refusal as its bare sentinel, and that LastRefusal names it and
+// quotes the request and the frame, after Alloc and after TryAlloc.
 func TestLastRefusalDescribesEachKind(t *testing.T) {
 	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "p", Size: 1024}}})
 	a := r.set.Arena(0)
@@ -32,15 +39,23 @@ func TestLastRefusalDescribesEachKind(t *testing.T) {
 	check := func(size, align int, want upload.Refusal) {
 		t.Helper()
 		_, _, err := a.Alloc(size, align)
-		if err == nil {
-			t.Fatalf("Alloc(%d, %d) was granted", size, align)
+		if err != want.Err {
+			t.Fatalf("Alloc(%d, %d): %v, want the bare %v", size, align, err, want.Err)
 		}
 		got := a.LastRefusal()
 		if got != want {
 			t.Errorf("Alloc(%d, %d): LastRefusal %+v, want %+v", size, align, got, want)
 		}
-		if got.String() != err.Error() {
-			t.Errorf("Alloc(%d, %d): LastRefusal reads %q, the error %q", size, align, got, err)
+		if s := got.String(); !strings.HasPrefix(s, err.Error()+": ") {
+			t.Errorf("Alloc(%d, %d): LastRefusal reads %q, want it to start with %q", size, align, s, err)
+		}
+		// TryAlloc refuses the same way and counts one more.
+		if _, _, ok := a.TryAlloc(size, align); ok {
+			t.Fatalf("TryAlloc(%d, %d) was granted", size, align)
+		}
+		want.InFrame++
+		if got := a.LastRefusal(); got != want {
+			t.Errorf("TryAlloc(%d, %d): LastRefusal %+v, want %+v", size, align, got, want)
 		}
 	}
 	check(8, 16, upload.Refusal{Err: upload.ErrNoFrame, Arena: "p", Size: 8, Align: 16, Capacity: 1024, InFrame: 1})
@@ -51,12 +66,26 @@ func TestLastRefusalDescribesEachKind(t *testing.T) {
 	check(100, 16, upload.Refusal{Err: upload.ErrArenaFull, Arena: "p", Size: 100, Align: 16, Used: 1000, Capacity: 1024,
 		Frame: serial, InFrame: 1})
 	check(0, 16, upload.Refusal{Err: upload.ErrInvalidSize, Arena: "p", Size: 0, Align: 16, Used: 1000, Capacity: 1024,
-		Frame: serial, InFrame: 2})
-	check(2000, 16, upload.Refusal{Err: upload.ErrInvalidSize, Arena: "p", Size: 2000, Align: 16, Used: 1000, Capacity: 1024,
 		Frame: serial, InFrame: 3})
+	check(2000, 16, upload.Refusal{Err: upload.ErrInvalidSize, Arena: "p", Size: 2000, Align: 16, Used: 1000, Capacity: 1024,
+		Frame: serial, InFrame: 5})
 	check(8, 3, upload.Refusal{Err: upload.ErrInvalidAlign, Arena: "p", Size: 8, Align: 3, Used: 1000, Capacity: 1024,
-		Frame: serial, InFrame: 4})
+		Frame: serial, InFrame: 7})
+	check(8, -4, upload.Refusal{Err: upload.ErrInvalidAlign, Arena: "p", Size: 8, Align: -4, Used: 1000, Capacity: 1024,
+		Frame: serial, InFrame: 9})
+	check(8, 2*upload.MaxAlign, upload.Refusal{Err: upload.ErrInvalidAlign, Arena: "p", Size: 8, Align: 2 * upload.MaxAlign,
+		Used: 1000, Capacity: 1024, Frame: serial, InFrame: 11})
+	// An error already returned does not change when the arena refuses
+	// again for another reason.
+	_, _, full := a.Alloc(100, 16)
+	_, _, _ = a.Alloc(0, 16)
+	if full != upload.ErrArenaFull || full.Error() != "upload: arena full" {
+		t.Errorf("an earlier refusal now reads %v", full)
+	}
 	last := a.LastRefusal()
+	if last.Err != upload.ErrInvalidSize || last.Size != 0 {
+		t.Errorf("LastRefusal after the last Alloc: %+v", last)
+	}
 	r.end()
 	// The frame's end settles it: the next frame does not change it.
 	r.begin()
@@ -70,11 +99,10 @@ func TestLastRefusalDescribesEachKind(t *testing.T) {
 	check(8, 16, upload.Refusal{Err: upload.ErrClosed, Arena: "p", Size: 8, Align: 16, Capacity: 1024, InFrame: 1})
 }
 
-// TestRefusalCheckNeverAllocates tests every kind of refused Alloc, read
-// through LastRefusal().Err, with ==, a switch and errors.Is against
-// every sentinel, under AllocsPerRun and millions of times in guarded
-// frames. Alloc's own error is the arena's value and may allocate under
-// errors.Is (docs/refusals.md).
+// TestRefusalCheckNeverAllocates tests every kind of refused Alloc, its
+// error itself and TryAlloc's LastRefusal().Err, with ==, a switch and
+// errors.Is against every sentinel. Each form runs under AllocsPerRun and
+// millions of times in guarded frames.
 func TestRefusalCheckNeverAllocates(t *testing.T) {
 	r := newRig(t, upload.SetDesc{Arenas: []upload.ArenaDesc{{Name: "p", Size: 1024}}})
 	a := r.set.Arena(0)
@@ -88,14 +116,26 @@ func TestRefusalCheckNeverAllocates(t *testing.T) {
 	if _, _, err := a.Alloc(1000, 1); err != nil {
 		t.Fatal(err)
 	}
-	guardtest.Refusals(t, sentinels, []guardtest.Refusal{
-		{Name: "Alloc on a full arena", Want: upload.ErrArenaFull, Call: func() error { return lastRefusal(a, 100, 16) }},
-		{Name: "Alloc of 0 bytes", Want: upload.ErrInvalidSize, Call: func() error { return lastRefusal(a, 0, 16) }},
-		{Name: "Alloc past the capacity", Want: upload.ErrInvalidSize, Call: func() error { return lastRefusal(a, 2000, 16) }},
-		{Name: "Alloc with a bad align", Want: upload.ErrInvalidAlign, Call: func() error { return lastRefusal(a, 8, 3) }},
-		{Name: "Alloc between frames", Want: upload.ErrNoFrame, Call: func() error { return lastRefusal(between, 8, 16) }},
-		{Name: "Alloc after Close", Want: upload.ErrClosed, Call: func() error { return lastRefusal(c, 8, 16) }},
-	}, 1_000_000)
+	refusals := []struct {
+		name       string
+		want       error
+		a          *upload.Arena
+		size, algn int
+	}{
+		{"on a full arena", upload.ErrArenaFull, a, 100, 16},
+		{"of 0 bytes", upload.ErrInvalidSize, a, 0, 16},
+		{"past the capacity", upload.ErrInvalidSize, a, 2000, 16},
+		{"with a bad align", upload.ErrInvalidAlign, a, 8, 3},
+		{"between frames", upload.ErrNoFrame, between, 8, 16},
+		{"after Close", upload.ErrClosed, c, 8, 16},
+	}
+	var rs []guardtest.Refusal
+	for _, f := range refusals {
+		rs = append(rs,
+			guardtest.Refusal{Name: "Alloc " + f.name, Want: f.want, Call: func() error { return alloc(f.a, f.size, f.algn) }},
+			guardtest.Refusal{Name: "TryAlloc " + f.name, Want: f.want, Call: func() error { return tryRefusal(f.a, f.size, f.algn) }})
+	}
+	guardtest.Refusals(t, sentinels, rs, 1_000_000)
 	if st := a.Stats(); st.Used != 1000 || st.Allocs != 1 {
 		t.Errorf("the refusals changed the arena: %+v", st)
 	}

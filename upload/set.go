@@ -106,7 +106,6 @@ func NewSet(d SetDesc) (*Set, error) {
 		a := &s.arenas[i]
 		*a = Arena{set: s, name: ad.Name, base: s.stride, capacity: ad.Size}
 		a.refusal.a = a
-		a.err = &a.refusal
 		s.stride += alignUp(ad.Size, align)
 	}
 	n := d.Clock.InFlight()

@@ -38,11 +38,11 @@ type BusDesc struct {
 	Duck DuckDesc
 }
 
-// DuckDesc makes a bus's gain follow another bus's level: while the
-// level of By (its peak over a block, after its gains) is above
-// Threshold, the ducked bus's gain falls by Depth dB, linearly in dB over
-// Attack; once it is below, the gain comes back over Release. A plain
-// value.
+// DuckDesc makes a bus's gain follow another bus's level. The level of
+// By is its peak over a block, after its gains. While it is above
+// Threshold, the ducked bus's gain falls by Depth dB, linearly in dB
+// over Attack. Once it is below, the gain comes back over Release. A
+// plain value.
 type DuckDesc struct {
 	By        string  // the bus whose level ducks this one
 	Depth     float32 // dB of reduction, 0 < Depth <= 96

@@ -45,11 +45,11 @@ const (
 // default. It is a plain value: NewEngine reads it once, on the calling
 // goroutine, and the caller may reuse it afterwards.
 type EngineDesc struct {
-	// Device plays the mix; nil means an Offline device in real-time mode
-	// (silent). Use otodev.New for the sound card, or a Pull for an audio
-	// system the application already runs (Ebitengine): if it fails to
-	// start, the engine logs the failure, falls back to a real-time
-	// Offline device, and keeps the device's error for Err.
+	// Device plays the mix; nil means an Offline device in real-time
+	// mode (silent). Use otodev.New for the sound card, or a Pull for
+	// an audio system the application already runs (Ebitengine). If it
+	// fails to start, the engine logs the failure and falls back to a
+	// real-time Offline device. It keeps the device's error for Err.
 	Device Device
 	// Format is the device format; the zero value means
 	// DefaultDeviceFormat (48 kHz float32 stereo).
@@ -93,14 +93,14 @@ type EngineDesc struct {
 	// Events bounds the event queue (PollEvent), rounded up to a power
 	// of two; 0 means no events are queued.
 	Events int
-	// StartLatency, when set, places each Play without an At at the time
-	// it was called plus StartLatency, on the engine clock, instead of
-	// at the next block: for a device that pulls a large span at once
-	// (Ebitengine's default player buffer of 0.5 s: set StartLatency to
-	// it), so that the Plays of one pull start spread as they were
-	// called, at a constant latency, rather than all in its first block.
-	// A waiting voice counts against the caps only from its start. Play
-	// then reads the clock.
+	// StartLatency, when set, places each Play without an At on the
+	// engine clock, at the time it was called plus StartLatency,
+	// instead of at the next block. It is for a device that pulls a
+	// large span at once, such as Ebitengine's default player buffer of
+	// 0.5 s: set StartLatency to it. Then the Plays of one pull start
+	// spread as they were called, at a constant latency, rather than
+	// all in its first block. A waiting voice counts against the caps
+	// only from its start. Play then reads the clock.
 	StartLatency time.Duration
 }
 
@@ -356,12 +356,12 @@ func (e *Engine) Format() Format { return e.format }
 // mixer's next block.
 //
 // Once the pool is warm Play allocates nothing, and neither does a
-// refusal: ErrNoVoice, ErrQueueFull, and ErrClosed (a closed engine, a
-// released bank) come back as the sentinels themselves, so testing one
-// with errors.Is against its own sentinel, or with ==, allocates nothing
-// either (see the package's errors for testing against several). Which
-// call, format and reason are in Stats.LastRefusal. Bad arguments get a
-// wrapped ErrInvalid or ErrPCM naming them.
+// refusal. ErrNoVoice, ErrQueueFull, and ErrClosed (a closed engine, a
+// released bank) come back as the sentinels themselves. So testing one
+// with errors.Is against its own sentinel, or with ==, allocates
+// nothing either. The package's errors say how to test against several.
+// Which call, format and reason are in Stats.LastRefusal. Bad arguments
+// get a wrapped ErrInvalid or ErrPCM naming them.
 func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if e.closed.Load() {
 		return 0, e.refuse(callPlay, reasonClosed, -1)

@@ -6,23 +6,23 @@ import (
 
 // Sentinel errors returned by this package. Check them with errors.Is.
 //
-// The refusals a game meets in steady frames (ErrNoVoice, ErrQueueFull,
-// ErrStaleHandle, ErrClosed and ErrCooldown, from Play, Stop, SetVolume,
-// SetPan, SetMasterGain, SetFormatGain and the bus, fade and pause
-// calls) are returned as the sentinel itself,
-// never wrapped, so that neither refusing nor testing the refusal
-// allocates: errors.Is(err, ErrNoVoice) on an ErrNoVoice refusal returns
-// at its first comparison, and err == ErrNoVoice (or a switch on err)
-// works too. The details a wrapped error would carry (which call, which
-// format, why) are in Stats.LastRefusal instead.
+// The refusals a game meets in steady frames are ErrNoVoice,
+// ErrQueueFull, ErrStaleHandle, ErrClosed and ErrCooldown. They come
+// from Play, Stop, SetVolume, SetPan, SetMasterGain, SetFormatGain and
+// the bus, fade and pause calls. They are returned as the sentinel
+// itself, never wrapped, so that neither refusing nor testing the
+// refusal allocates. errors.Is(err, ErrNoVoice) on an ErrNoVoice
+// refusal returns at its first comparison. err == ErrNoVoice, or a
+// switch on err, works too. The details a wrapped error would carry
+// (which call, which format, why) are in Stats.LastRefusal instead.
 //
 // What stays allocation-free is testing a refusal against its own
 // sentinel, or comparing it with ==. errors.Is against another sentinel
-// (errors.Is(err, ErrNoVoice) when err is ErrQueueFull) falls through to
-// type assertions on err, and the Go runtime fills its per-call-site
-// assertion caches lazily, allocating about one call in a thousand until
-// it has cached err's type; so where several refusals are possible in a
-// guarded frame, switch on the value:
+// (errors.Is(err, ErrNoVoice) when err is ErrQueueFull) falls through
+// to type assertions on err. The Go runtime fills its per-call-site
+// assertion caches lazily. It allocates about one call in a thousand
+// until it has cached err's type. So where several refusals are
+// possible in a guarded frame, switch on the value:
 //
 //	switch _, err := eng.Play(clip, voices.PlayDesc{}); err {
 //	case nil:

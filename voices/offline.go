@@ -16,11 +16,12 @@ import (
 // here so that the mixer, queue, converters and banks build and test
 // without cgo.
 //
-// The engine calls Start once, from the goroutine that calls NewEngine,
-// and Close once (even after a failed Start, so that a device whose
-// goroutine began pulling stops), on a goroutine of its own that it
-// abandons if Close outlives EngineDesc.CloseTimeout; Stats and Err may
-// be called from any goroutine and must not block.
+// The engine calls Start once, from the goroutine that calls NewEngine.
+// It calls Close once, even after a failed Start, so that a device
+// whose goroutine began pulling stops. Close runs on a goroutine of its
+// own, which the engine abandons if Close outlives
+// EngineDesc.CloseTimeout. Stats and Err may be called from any
+// goroutine and must not block.
 type Device interface {
 	// Start begins pulling src, which renders interleaved frames of f
 	// and never fails, from the device's own audio goroutine (or the

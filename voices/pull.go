@@ -9,21 +9,21 @@ import (
 
 // Pull is a Device for an application that already owns its audio
 // output, such as an Ebitengine game (Ebitengine owns the process's one
-// oto context): it opens nothing and runs no goroutine. The application's
-// sink pulls the mix through Read, an io.Reader of interleaved frames in
-// the engine's format. NewPull takes the rate the sink reads at; an
-// engine whose EngineDesc.Format is zero renders float32 little-endian
-// stereo at that rate, which is what Ebitengine's
-// audio.Context.NewPlayerF32 reads, and one whose Format names another
-// rate is refused, so a mismatch cannot play silently pitched.
+// oto context): it opens nothing and runs no goroutine. The
+// application's sink pulls the mix through Read, an io.Reader of
+// interleaved frames in the engine's format. NewPull takes the rate the
+// sink reads at. An engine whose EngineDesc.Format is zero renders
+// float32 little-endian stereo at that rate, which is what Ebitengine's
+// audio.Context.NewPlayerF32 reads. One whose Format names another rate
+// is refused, so a mismatch cannot play silently pitched.
 //
 // With Ebitengine, give NewPull the rate of audio.NewContext (48000
-// unless the game's assets want 44100), and set the player's buffer to
-// tens of milliseconds: Ebitengine's default buffer is half a second,
-// which it fills in one pull, so every Play queued during that half
-// second starts in the same mixer block, and the voices fill at once
-// (at 200 plays a second, two thirds were refused). 50 ms plays them all
-// at their own times:
+// unless the game's assets want 44100). Set the player's buffer to tens
+// of milliseconds. Ebitengine's default buffer is half a second, which
+// it fills in one pull. So every Play queued during that half second
+// starts in the same mixer block, and the voices fill at once. At 200
+// plays a second, two thirds were refused. 50 ms plays them all at
+// their own times:
 //
 //	pull := voices.NewPull(48000)
 //	eng, err := voices.NewEngine(voices.EngineDesc{Device: pull})

@@ -7,13 +7,14 @@ import (
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
 )
 
-// Handle names one playing voice: a slot index and the slot's generation
-// when the voice started. It is a plain value, safe to copy and use from
-// any goroutine. The zero Handle means "none" and is never valid. A handle
-// goes stale, for good, once its voice ends: the slot's generation moves
-// on, so a later voice in the same slot has a different handle, and a slot
-// whose 2^32 generations are spent is retired instead of reused
-// (Stats.Retired), so no generation is ever issued twice.
+// Handle names one playing voice: a slot index and the slot's
+// generation when the voice started. It is a plain value, safe to copy
+// and use from any goroutine. The zero Handle means "none" and is never
+// valid. A handle goes stale, for good, once its voice ends. The slot's
+// generation moves on, so a later voice in the same slot has a
+// different handle. A slot whose 2^32 generations are spent is retired
+// instead of reused (Stats.Retired). So no generation is ever issued
+// twice.
 type Handle uint64
 
 func makeHandle(slot, gen uint32) Handle { return Handle(uint64(gen)<<32 | uint64(slot+1)) }

@@ -60,12 +60,13 @@ type Stats struct {
 
 	MixLast, MixMax, MixTotal time.Duration // time to mix one block
 	// PlayToMixLast is the delay before the latest voice started: from
-	// the start of the last block begun before its Play call to the start
-	// of the block that first rendered it. Play reads no clock (that cost
-	// a third of Play): it keeps the start time the mixer publishes each
-	// block, so the figure overstates the true delay by the time from that
-	// block's start to the call, less than one block while the device
-	// keeps pulling, and a stalled device shows in full.
+	// the start of the last block begun before its Play call to the
+	// start of the block that first rendered it. Play reads no clock,
+	// which would cost a third of Play. It keeps the start time the
+	// mixer publishes each block. So the figure overstates the true
+	// delay by the time from that block's start to the call. That is
+	// less than one block while the device keeps pulling, and a stalled
+	// device shows in full.
 	PlayToMixLast time.Duration
 	PlayToMixMax  time.Duration
 	// DeviceLatency is the rendered audio buffered in the device plus the

@@ -20,15 +20,16 @@ import (
 // caller memory, so the caller may free or overwrite every bank. Voices
 // fade out within one block.
 //
-// It marks the queue position it starts at (every Play queued below the
-// mark is cancelled, even one another goroutine is still writing into the
-// queue), then waits on the drain barrier for the audio goroutine to
-// finish a block begun after the request. If the device has stalled or
-// died (the mixer is not being called), the wait times out after three
-// quarters of timeout and StopAll falls back: it seizes the barrier (the
-// mixer is then outside a block, and skips blocks, playing silence, until
-// released), applies the queued commands and ends every voice itself,
-// then unseizes. Either way no voice reads caller memory afterwards.
+// It marks the queue position it starts at. Every Play queued below the
+// mark is cancelled, even one another goroutine is still writing into
+// the queue. Then it waits on the drain barrier for the audio goroutine
+// to finish a block begun after the request. If the device has stalled
+// or died (the mixer is not being called), the wait times out after
+// three quarters of timeout. StopAll then falls back: it seizes the
+// barrier, applies the queued commands and ends every voice itself,
+// then unseizes. While seized, the mixer is outside a block and skips
+// blocks, playing silence. Either way no voice reads caller memory
+// afterwards.
 //
 // StopAll returns within timeout (or a millisecond, if timeout is
 // shorter), plus the time to apply the queued commands when it falls back
@@ -84,11 +85,11 @@ func (m *mixer) passSeized() {
 	m.reap()
 }
 
-// Close ends the engine: every later call fails with ErrClosed (StopAll
-// and Bank.Release return nil: no voice is left to wait for), and once
-// Close returns an error that does not wrap ErrStopAll (nil, or one about
-// the device alone) no voice reads caller memory. There is no fade: the
-// device no longer plays the mixer. In order, Close
+// Close ends the engine: every later call fails with ErrClosed. StopAll
+// and Bank.Release return nil, since no voice is left to wait for. Once
+// Close returns an error that does not wrap ErrStopAll (nil, or one
+// about the device alone), no voice reads caller memory. There is no
+// fade: the device no longer plays the mixer. In order, Close
 //
 //   - cuts the device off the mixer: from its next read on the device
 //     gets silence without touching the engine, and Close waits for a read
@@ -97,14 +98,14 @@ func (m *mixer) passSeized() {
 //     barrier;
 //   - closes the device and waits for its Close.
 //
-// All of it is bounded by EngineDesc.CloseTimeout (DefaultCloseTimeout),
-// plus a millisecond or so. A device whose Close has not returned by then
-// is abandoned: Close returns ErrDeviceHung naming it (kept for Err too),
-// and the engine is closed all the same; the device's Close goes on, on a
-// goroutine of its own that touches nothing of the engine. If the mixer
-// stayed inside one block for the whole bound (a device read stuck in
-// it), Close returns ErrStopAll: the memory is not yet proved free, and a
-// later Close tries again.
+// All of it is bounded by EngineDesc.CloseTimeout
+// (DefaultCloseTimeout), plus a millisecond or so. A device whose Close
+// has not returned by then is abandoned. Close returns ErrDeviceHung
+// naming it, kept for Err too, and the engine is closed all the same.
+// The device's Close goes on, on a goroutine of its own that touches
+// nothing of the engine. If the mixer stayed inside one block for the
+// whole bound (a device read stuck in it), Close returns ErrStopAll:
+// the memory is not yet proved free, and a later Close tries again.
 //
 // Close is idempotent and safe from any goroutine: a later or concurrent
 // call returns nil once every voice has ended; only the first closes the

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/steadyframe/steadyframe/descriptors"
 	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/spritegl"
@@ -88,7 +90,7 @@ func (d *demo) drawSprites() error {
 	}
 	off, view, err := d.r.Set.Arena(scene.ArenaSprites).Alloc(d.sim.Len()*sprites.InstanceBytes, 16)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w (%v)", err, d.r.Set.Arena(scene.ArenaSprites).LastRefusal()) // ends the run
 	}
 	w, h := d.win.Size()
 	n := d.sim.WriteInstances(view, d.spr.layer)

@@ -284,7 +284,7 @@ func (d *demo) draw() error {
 func (d *demo) begin(w *quads.Writer, k, n int) (int, error) {
 	off, view, err := d.r.Set.Arena(k).Alloc(n*quads.QuadBytes, 16)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("%w (%v)", err, d.r.Set.Arena(k).LastRefusal()) // ends the run: the detail is worth an allocation
 	}
 	return off, w.Reset(view)
 }

@@ -109,11 +109,11 @@ func (s *storms) flood(d *demo) {
 	for k := range scene.ArenaCount {
 		a := d.r.Set.Arena(k)
 		if n := a.Remaining(); n > 0 {
-			if _, view, err := a.Alloc(n, 1); err == nil {
+			if _, view, ok := a.TryAlloc(n, 1); ok {
 				scene.Fill(view, d.frame)
 			}
 		}
-		if _, _, err := a.Alloc(256, 1); err != nil {
+		if _, _, ok := a.TryAlloc(256, 1); !ok {
 			s.flooded++
 		}
 	}

@@ -67,7 +67,7 @@ func (m *Manager) upload(cl *class, layer int32, pixels []byte) {
 		// Flush carries the copy into the GL buffer where the arena's
 		// backend is not persistently mapped (glbuf.ModeMapRange); if it
 		// cannot, GL would read stale bytes, so the upload goes direct.
-		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil && m.flushed(view, pixels) {
+		if off, view, ok := m.staging.TryAlloc(len(pixels), 4); ok && m.flushed(view, pixels) {
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, m.stagingBuf)
 			m.ops.layerFromBuffer(cl.tex, layer, int32(cl.Width), int32(cl.Height), cl.format, off)
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, 0)

@@ -88,12 +88,12 @@ func (r *releaser) ReleaseSlot(i int) {
 
 // New makes a Manager and its heap on the GL context current on the
 // calling thread, which the application made: OpenGL 3.3 core or newer.
-// Before touching anything it checks that context (glcaps.Check), picks
-// the DSA or the bind-to-edit path (DirectStateAccess) and resolves the
-// one entry point it calls outside go-gl;
-// when the context falls short it returns an error prefixed "gltex:"
-// that matches glcaps.ErrNoContext, glcaps.ErrNotLoaded or
-// glcaps.ErrMissingFeature and says what to do, and makes nothing.
+// Before touching anything it checks that context (glcaps.Check). It
+// picks the DSA or the bind-to-edit path (DirectStateAccess) and resolves
+// the one entry point it calls outside go-gl. When the context falls
+// short it makes nothing. It returns an error prefixed "gltex:" that
+// matches glcaps.ErrNoContext, glcaps.ErrNotLoaded or
+// glcaps.ErrMissingFeature and says what to do.
 func New(d Desc) (*Manager, error) {
 	if d.Staging != nil && d.StagingBuffer == 0 {
 		return nil, fmt.Errorf("%w: Staging arena without its GL buffer", descriptors.ErrInvalidConfig)
@@ -195,7 +195,7 @@ func (m *Manager) upload(name uint32, width, height int, format uint32, pixels [
 		// Flush carries the copy into the GL buffer where the arena's
 		// backend is not persistently mapped; if it cannot, GL would read
 		// stale bytes, so the upload goes direct instead.
-		if off, view, err := m.staging.Alloc(len(pixels), 4); err == nil && m.flushed(view, pixels) {
+		if off, view, ok := m.staging.TryAlloc(len(pixels), 4); ok && m.flushed(view, pixels) {
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, m.stagingBuf)
 			m.ops.subImageFromBuffer(name, int32(width), int32(height), format, off)
 			gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, 0)

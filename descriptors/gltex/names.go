@@ -8,11 +8,11 @@ import (
 	"github.com/steadyframe/steadyframe/glcaps"
 )
 
-// CreateNamed is Create with a debug name: the heap keeps name for its
+// CreateNamed is Create with a debug name. The heap keeps name for its
 // slot (descriptors.Heap.SetName), so the leak report of Close and the
-// heap's exhaustion record show it, and where the context has KHR_debug
-// the GL texture carries it as its label (glObjectLabel), so GL
-// debuggers show it too. The string is kept, not copied: pass one that
+// heap's exhaustion record show it. Where the context has KHR_debug, the
+// GL texture carries it as its label (glObjectLabel), so GL debuggers
+// show it too. The string is kept, not copied: pass one that
 // does not change. CreateNamed allocates nothing more than Create.
 func (m *Manager) CreateNamed(width, height int, f Format, pixels []byte, name string) (descriptors.Handle, error) {
 	h, err := m.Create(width, height, f, pixels)

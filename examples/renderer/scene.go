@@ -116,7 +116,9 @@ func pattern(px []byte, size, seed int) {
 func (s *scene) draw(f, width, height int) error {
 	off, view, err := s.verts.Alloc(quadCount*4*vertexBytes, vertexBytes)
 	if err != nil {
-		return err
+		// A bare sentinel; the arena keeps the detail. Wrapping it
+		// allocates, which only this run-ending path does.
+		return fmt.Errorf("%w (%v)", err, s.verts.LastRefusal())
 	}
 	// GL reads native float32: write them in place through the mapping.
 	v := unsafe.Slice((*float32)(unsafe.Pointer(&view[0])), len(view)/4)

@@ -87,16 +87,3 @@ func TestHistory(t *testing.T) {
 		}
 	}
 }
-
-func TestExempt(t *testing.T) {
-	for _, dir := range []string{"voices", "voices/internal/convert", "descriptors/gltex", "glcaps"} {
-		if !isExempt(dir) {
-			t.Errorf("%s is not exempt", dir)
-		}
-	}
-	for _, dir := range []string{"voices/wav", "voices/otodev", "descriptorsx", "pools", "upload/other"} {
-		if isExempt(dir) {
-			t.Errorf("%s is exempt", dir)
-		}
-	}
-}

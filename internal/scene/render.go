@@ -138,7 +138,7 @@ func (c *cpuTextures) Create(w, h int, rgba []byte, _ Filter) (descriptors.Handl
 	}
 	// A full arena refuses and counts the failure itself, as a GL upload
 	// through the same arena would; the slot is still made.
-	if _, view, err := c.arena.Alloc(len(rgba), 256); err == nil {
+	if _, view, ok := c.arena.TryAlloc(len(rgba), 256); ok {
 		copy(view, rgba)
 	}
 	return hd, nil

@@ -20,7 +20,7 @@ const (
 	// GL_ARB_buffer_storage and GL_ARB_direct_state_access.
 	ModePersistent Mode = iota + 1
 	// ModeMapRange is for OpenGL 3.3 to 4.4 without those extensions
-	// (macOS stops at 4.1): views are a CPU copy of the buffer, and each
+	// (macOS stops at 4.1). Views are a CPU copy of the buffer. Each
 	// Flush maps just the range written since the last one with
 	// glMapBufferRange(WRITE | UNSYNCHRONIZED | INVALIDATE_RANGE), copies
 	// it in and unmaps. Unsynchronized is safe for the reason the

@@ -214,10 +214,11 @@ func (ks *Kernels) Mix(k Kind, out []Frame, src []byte, gl, gr float32) {
 }
 
 // Linear adds len(out) frames of a source of kind k, resampled by
-// linear interpolation, times the steady gains gl and gr, into out. p is
-// the 32.32 position relative to src (its integer part starts at 0), step
-// the source frames per device frame; src must hold every frame the run
-// reads: the frame each output's position is in and the one after it.
+// linear interpolation, times the steady gains gl and gr, into out. p
+// is the 32.32 position relative to src (its integer part starts at 0),
+// and step the source frames per device frame. src must hold every
+// frame the run reads: the frame each output's position is in and the
+// one after it.
 func (ks *Kernels) Linear(k Kind, out []Frame, src []byte, p, step uint64, gl, gr float32) {
 	ks.linear[k](out, src, p, step, gl, gr)
 }

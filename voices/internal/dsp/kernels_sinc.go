@@ -67,12 +67,12 @@ func (p *Planes) Window(n int) (l, r []float32) {
 	return p.buf[sincLead : sincLead+n : sincLead+n], p.buf[sincStride+sincLead : sincStride+sincLead+n : sincStride+sincLead+n]
 }
 
-// Filter adds len(out) outputs of the filter t, from row seq on, filtered
-// from source planes already converted (Planes.Window: 16-bit samples
-// unscaled, their scale in the gains; float samples clamped), times the
-// gains gl and gr, into out; r is unused unless stereo. l and r must be
-// a Window of one Planes holding every frame the outputs read, from the
-// first output's window start.
+// Filter adds len(out) outputs of the filter t, from row seq on, times
+// the gains gl and gr, into out. It filters source planes already
+// converted by Planes.Window: 16-bit samples unscaled, their scale in
+// the gains, and float samples clamped. r is unused unless stereo. l
+// and r must be a Window of one Planes holding every frame the outputs
+// read, from the first output's window start.
 func (ks *Kernels) Filter(stereo bool, out []Frame, l, r []float32, t *SincTable, seq uint32, gl, gr float32) {
 	ks.filter(stereo, out, l, r, t, seq, gl, gr)
 }

@@ -21,23 +21,23 @@ const limiterSnap = 1.0 / (1 << 20)
 // full scale (-0.0085 dB), so that no limited sample sits on it.
 const limiterCeiling = 1 - 1.0/1024
 
-// Limiter is the output protection: a look-ahead peak limiter. It delays
-// the mix by Delay frames (1.5 ms) and, where a frame of the mix would
-// pass full scale, brings the gain (both channels alike) smoothly down
-// over the look-ahead window before it, so that the over leaves at
-// limiterCeiling, just under full scale: no sample is clipped or pinned
-// at full scale. The gain then holds for the window and recovers towards
-// unity with the time constant limiterRelease, snapping to it at the end.
-// While every sample lies within full scale it does nothing but delay
-// the mix: the samples pass bit for bit, so music mastered to -0.1 dBFS
-// plays untouched.
+// Limiter is the output protection: a look-ahead peak limiter. It
+// delays the mix by Delay frames (1.5 ms). Where a frame of the mix
+// would pass full scale, it brings the gain (both channels alike)
+// smoothly down over the look-ahead window before it. So the over
+// leaves at limiterCeiling, just under full scale: no sample is clipped
+// or pinned at full scale. The gain then holds for the window and
+// recovers towards unity with the time constant limiterRelease,
+// snapping to it at the end. While every sample lies within full scale
+// it does nothing but delay the mix: the samples pass bit for bit, so
+// music mastered to -0.1 dBFS plays untouched.
 //
-// The gain is the mean, over the window, of an envelope that is at every
-// frame at most the gain each frame in the window needs (their minimum,
-// held, then released): so at an over's frame every term of the mean is
-// at most its gain. It allocates nothing after NewLimiter. It belongs to
-// the goroutine that mixes (voices' audio goroutine); it is not safe for
-// concurrent use.
+// The gain is the mean, over the window, of an envelope. At every frame
+// the envelope is at most the gain each frame in the window needs:
+// their minimum, held, then released. So at an over's frame every term
+// of the mean is at most its gain. It allocates nothing after
+// NewLimiter. It belongs to the goroutine that mixes (voices' audio
+// goroutine); it is not safe for concurrent use.
 type Limiter struct {
 	delay []Frame   // the last Delay input frames, a ring: the oldest at dpos
 	spare []Frame   // as long as delay: the quiet path's next delay line

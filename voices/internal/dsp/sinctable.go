@@ -30,22 +30,22 @@ const (
 // the same pair of rates (TableFor), read by the audio goroutines
 // only.
 //
-// The ratio of the rates is exact: a device frame advances the source
-// position by stepInt + stepNum/phases frames, and the fraction of the
-// position is a phase, a whole number of 1/phases, so each device frame
-// takes the filter at its exact delay; no phase is rounded and the
+// The ratio of the rates is exact. A device frame advances the source
+// position by stepInt + stepNum/phases frames. The fraction of the
+// position is a phase, a whole number of 1/phases. So each device frame
+// takes the filter at its exact delay. No phase is rounded and the
 // position never drifts. A 22050 Hz source on a 48 kHz device has 320
 // phases, 44100 Hz 160; the most, 1280, are for 11025 Hz to 96 kHz. For
 // the vector group kernels (sincGroups) the phases of an upsampling
 // table are counted up to a multiple of 16 (8 kHz to 48 kHz: 48 rather
 // than 6, each row 8 times), which changes no coefficient.
 //
-// Consecutive device frames visit the phases in a fixed cycle (phase
-// s·stepNum mod phases at the s-th frame: stepNum and phases are
-// coprime), and the rows are stored in that order: a voice keeps its
-// place s in the cycle (its seq), and each output reads the row after
-// the last one, so the coefficients stream through the cache in order
-// instead of jumping 147 rows at a time (22050 Hz), which left the vector
+// Consecutive device frames visit the phases in a fixed cycle: phase
+// s·stepNum mod phases at the s-th frame, since stepNum and phases are
+// coprime. The rows are stored in that order. A voice keeps its place s
+// in the cycle (its seq), and each output reads the row after the last
+// one. So the coefficients stream through the cache in order instead of
+// jumping 147 rows at a time (22050 Hz). Jumping left the vector
 // kernels waiting on the L2 cache once the tables outgrew the L1.
 type SincTable struct {
 	taps    int // filter length in source frames: a multiple of 8

@@ -1,19 +1,19 @@
 // Command asmgen writes the vector kernels of package dsp
 // (kernels_amd64.s): AVX2 and AVX-512 versions of the mixer's inner
-// loops, from one avo program. Run it with go generate in package dsp;
+// loops, from one avo program. Run it with go generate in package dsp.
 // scripts/ci-kernels.sh checks that regenerating changes nothing.
 //
 // It is a module of its own so that the library's go.mod does not need
-// avo: only a developer who changes a kernel, and CI, build this.
+// avo. Only a developer who changes a kernel, and CI, build this.
 //
-// The routines keep the scalar kernels' order of operations (separate
-// multiplies and adds, each rounded), so they give the same bits; the
+// The routines keep the scalar kernels' order of operations: separate
+// multiplies and adds, each rounded. So they give the same bits, and the
 // tests in package dsp and voices compare them. Registers are named
-// physically, as a hand-written kernel names them: the loops are short
+// physically, as a hand-written kernel names them. The loops are short
 // and their register use is part of their design. Every routine ends
-// with VZEROUPPER: without it the SSE code after a vector loop pays for
-// the dirty upper halves (the scalar mixer ran 2-3x slower after an
-// AVX-512 prototype's loop).
+// with VZEROUPPER. Without it the SSE code after a vector loop pays for
+// the dirty upper halves: the scalar mixer ran 2-3x slower after an
+// AVX-512 prototype's loop.
 package main
 
 import (

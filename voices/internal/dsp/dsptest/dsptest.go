@@ -59,11 +59,11 @@ func Same(t testing.TB, what string, got, want []dsp.Frame, tol float64) {
 }
 
 // VectorLevels runs f once for each vector kernel set this CPU runs, as
-// a subtest named after it (the AVX-512 set where the CPU has AVX-512F,
-// then the AVX2 one), or once, as "none", with a nil set, which f skips
-// with VectorOrSkip: builds with the steadyframe_scalar tag, other
-// architectures and CPUs without AVX2 have none (scripts/test.sh runs
-// the packages both ways).
+// a subtest named after it. That is the AVX-512 set where the CPU has
+// AVX-512F, then the AVX2 one. Where there is none, it runs f once, as
+// "none", with a nil set, which f skips with VectorOrSkip. Builds with
+// the steadyframe_scalar tag, other architectures and CPUs without AVX2
+// have none. scripts/test.sh runs the packages both ways.
 func VectorLevels(t *testing.T, f func(t *testing.T, vec *dsp.Kernels)) {
 	sets := dsp.VectorKernels()
 	if len(sets) == 0 {

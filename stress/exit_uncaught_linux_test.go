@@ -1,0 +1,67 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestUncaughtExitsDocumented: the ways the tool ends that it does not
+// choose are in the exit-status lists too. SIGHUP kills it by the
+// default action (the shell's 128+1), and SIGQUIT makes the Go runtime
+// dump its goroutines and exit 2. Each is sent to a running tool; the
+// README's table, -h and the package doc must say what it gets. If the
+// tool starts catching either, this fails until the lists change with it.
+func TestUncaughtExitsDocumented(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists := map[string]string{"README": string(readme), "-h": exitHelp, "doc.go": string(doc)}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		want string // what each list must say
+		died func(*os.ProcessState) bool
+	}{
+		{syscall.SIGHUP, "SIGHUP 129", func(ps *os.ProcessState) bool {
+			ws, ok := ps.Sys().(syscall.WaitStatus)
+			return ok && ws.Signaled() && ws.Signal() == syscall.SIGHUP
+		}},
+		{syscall.SIGQUIT, "SIGQUIT", func(ps *os.ProcessState) bool { return ps.ExitCode() == 2 }},
+	} {
+		t.Run(c.sig.String(), func(t *testing.T) {
+			for name, text := range lists {
+				if !strings.Contains(text, c.want) {
+					t.Errorf("%s's exit statuses do not mention %q", name, c.want)
+				}
+			}
+			ch := startChild(t, nil, "-headless", "-audio", "offline", "-duration", "2m", "-settle", "60",
+				"-progress-every", "50ms", "-report", t.TempDir())
+			ch.armed()
+			if err := ch.cmd.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			var werr error
+			select {
+			case werr = <-ch.done:
+			case <-time.After(time.Minute):
+				_ = ch.cmd.Process.Kill()
+				<-ch.done
+				t.Fatalf("still running a minute after %v", c.sig)
+			}
+			var exit *exec.ExitError
+			if !errors.As(werr, &exit) || !c.died(exit.ProcessState) {
+				t.Errorf("after %v: %v (%v), not what the lists say (%s); stderr:\n%s",
+					c.sig, werr, ch.cmd.ProcessState, c.want, tail(ch.stderr.String(), 10))
+			}
+		})
+	}
+}
