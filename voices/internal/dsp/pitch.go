@@ -68,12 +68,12 @@ func (b *PitchBank) For(step uint64) *Interp {
 func (b *PitchBank) MaxTaps() int { return b.tabs[len(b.tabs)-1].taps }
 
 // FilterSteps adds len(out) outputs of the pitched filter t, from the
-// planes l and r, times the gains gl and gr, into out: output i lies at
-// the 32.32 position p, counted from l[0], and the position then moves on
-// by steps[i]. out and steps have the same length. A mono source (l and r
-// equal, as Decode writes it) sums one plane, to the same bits. l and r
-// must hold every frame the windows read. It returns the position after
-// the last output. Every kernel set gives the bits of the scalar one.
+// planes l and r, times the gains gl and gr, into out. Output i lies at
+// the 32.32 position p, counted from l[0]; the position then moves on by
+// steps[i]. out and steps have the same length. A mono source reads l
+// alone. l and r must hold every frame the windows read. It returns the
+// position after the last output. Every kernel set gives the bits of the
+// scalar one.
 func (ks *Kernels) FilterSteps(t *Interp, out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64 {
 	return ks.pitch(t, out, l, r, mono, p, steps, gl, gr)
 }
@@ -83,9 +83,9 @@ func (ks *Kernels) FilterSteps(t *Interp, out []Frame, l, r []float32, mono bool
 const S16Scale = s16Scale
 
 // Split converts len(l) frames of the source run of kind k into the
-// planes l and r, which must not overlap (r is unused for mono): 16-bit
-// samples unscaled (S16Scale is their scale), floats clamped to [-1, 1]
-// and NaN read as 0, as Decode reads them.
+// planes l and r, which must not overlap; r is unused for mono. 16-bit
+// samples stay unscaled (S16Scale is their scale). Floats are clamped to
+// [-1, 1] with NaN read as 0, as Decode reads them.
 func (ks *Kernels) Split(k Kind, l, r []float32, run []byte) { ks.split(k, l, r, run) }
 
 // pitchFilter is Kernels.FilterSteps: a scalar loop, or a wrapper of an
