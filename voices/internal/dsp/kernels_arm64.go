@@ -5,8 +5,8 @@ package dsp
 import "unsafe"
 
 // On arm64 the sinc's group filter runs on NEON (kernels_arm64.s), a
-// quarter of a group (four outputs) at a time; the other loops are the
-// scalar ones. Every arm64 CPU has NEON (Advanced SIMD is part of
+// quarter of a group (four outputs) at a time, and so does the pitched
+// filter (pitch_arm64.s); the other loops are the scalar ones. Every arm64 CPU has NEON (Advanced SIMD is part of
 // ARMv8-A), so the set needs no feature check. The NEON filter gives the
 // scalar kernels' bits (TestVectorKernelsMatchScalar under
 // qemu-aarch64). How fast it runs on real arm64 hardware is not
@@ -19,7 +19,7 @@ var (
 		linear:  scalarKernels.linear,
 		convert: convertScalar,
 		filter:  filterNEON,
-		pitch:   filterStepsScalar,
+		pitch:   filterStepsNEON,
 		split:   convertScalar,
 	}
 	vectorSets = []*Kernels{neonKernels}

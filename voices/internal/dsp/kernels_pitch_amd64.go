@@ -2,10 +2,7 @@
 
 package dsp
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "unsafe"
 
 // The pitched filter's kernels (asmgen's pitch.go): AVX2, and AVX-512 in
 // the wide set. Each runs the whole run of outputs, so a block costs one
@@ -70,7 +67,7 @@ func filterStepsVec(wide bool) pitchFilter {
 			}
 		}
 		if left != 0 {
-			panic(fmt.Sprintf("dsp: FilterSteps: a window of %d taps starts past the planes' %d frames", t.taps, min(len(l), len(r))))
+			pitchOverrun(t, l, r)
 		}
 		return p
 	}

@@ -1,6 +1,9 @@
 package dsp
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+)
 
 // pitchSteps are the ratios a PitchBank has a filter for, within each
 // octave: 1, 1.25, 1.5 and 1.75 times a power of two. Each is exact in
@@ -91,6 +94,12 @@ func (ks *Kernels) Split(k Kind, l, r []float32, run []byte) { ks.split(k, l, r,
 // pitchFilter is Kernels.FilterSteps: a scalar loop, or a wrapper of an
 // assembly kernel.
 type pitchFilter func(t *Interp, out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64
+
+// pitchOverrun panics for a vector FilterSteps whose kernel stopped at
+// a window past the planes l and r: the caller's broken invariant.
+func pitchOverrun(t *Interp, l, r []float32) {
+	panic(fmt.Sprintf("dsp: FilterSteps: a window of %d taps starts past the planes' %d frames", t.taps, min(len(l), len(r))))
+}
 
 // filterStepsScalar is the reference pitched filter.
 func filterStepsScalar(t *Interp, out []Frame, l, r []float32, mono bool, p uint64, steps []uint64, gl, gr float32) uint64 {
