@@ -80,10 +80,9 @@
 // interpolated phases. Pitched up past the device rate, the cutoff drops
 // with the ratio. The ratios are quantised to 1, 1.25, 1.5 and 1.75 per
 // octave, each a table built by NewEngine. So nothing aliases, and the
-// cutoff sits at most 20% low. Its filter has AVX2 kernels (scalar on
-// arm64): 32 pitched voices cost about 6 times the unpitched mix
-// (BenchmarkMix32). SetPitch on a voice played without a pitch returns
-// ErrNotPitched.
+// cutoff sits at most 20% low. Its filter has AVX2 and NEON kernels: 32
+// pitched voices cost about 6 times the unpitched mix (BenchmarkMix32).
+// SetPitch on a voice played without a pitch returns ErrNotPitched.
 //
 // The output is protected by a look-ahead peak limiter. It delays the mix
 // by 1.5 ms (72 frames at 48 kHz, counted in Stats.DeviceLatency). While
