@@ -19,6 +19,10 @@ const (
 	cmdFade
 	cmdPause
 	cmdPitch // pitch.go
+	// 3D sound: spatial.go.
+	cmdListener
+	cmdPosition
+	cmdDirection
 )
 
 // command is one fixed-size request from a game goroutine to the mixer,
@@ -43,6 +47,9 @@ type command struct {
 	bus    uint8   // Play: the voice's bus; bus commands: the bus
 	op     uint8   // the command's variant: an After, or on/off
 	pitch  float32 // Play: PlayDesc.Pitch; 0 plays unpitched
+	// 3D sound (spatial.go): SetListener's position, forward, up and
+	// velocity, or SetPosition's position and velocity.
+	v3 [12]float32
 }
 
 const (
@@ -52,4 +59,5 @@ const (
 	cmdFlagBusCount  = 1 << 3 // counted against its bus's MaxVoices
 	cmdFlagClipCount = 1 << 4 // counted against its clip's MaxInstances
 	cmdFlagLater     = 1 << 5 // placed by its issue time; counted against the caps when it starts
+	cmdFlag3D        = 1 << 6 // played with a Spatial (spatial.go)
 )

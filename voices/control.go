@@ -50,6 +50,13 @@ func (e *Engine) initExt(d EngineDesc) error {
 // the bus's MaxVoices and the clip's limits, returning what it counted
 // (cmdFlagBusCount, cmdFlagClipCount) or the refusal's sentinel.
 func (e *Engine) playExt(c *clipState, d *PlayDesc) (int32, uint8, error) {
+	var ext uint8
+	if d.Spatial != nil {
+		if err := e.check3D(d.Spatial); err != nil {
+			return 0, 0, err
+		}
+		ext |= cmdFlag3D
+	}
 	if d.Pitch != 0 {
 		if err := checkPitch("PlayDesc.Pitch", d.Pitch); err != nil {
 			return 0, 0, err
@@ -58,7 +65,6 @@ func (e *Engine) playExt(c *clipState, d *PlayDesc) (int32, uint8, error) {
 	if int(d.Bus) >= len(e.buses) || d.Offset < 0 || d.Offset >= c.frames || d.FadeIn < 0 || d.At < 0 {
 		return 0, 0, e.badPlay(c, d)
 	}
-	var ext uint8
 	if limit := e.buses[d.Bus].maxVoices; limit > 0 {
 		// One atomic add, taken back past the cap: a Play that loses the
 		// race refuses, as it would a moment later.

@@ -175,4 +175,18 @@
 // rendered into the device's buffer still plays out: a few milliseconds,
 // or with a Pull whatever the sink buffers. But it is a copy, not the
 // caller's memory.
+//
+// # 3D sound
+//
+// A voice played with PlayDesc.Spatial has a position and a velocity
+// around one listener (spatial.go). SetListener and SetPosition go
+// through the command queue like SetPan: safe from any goroutine, and
+// free of allocations. Each block, the mixer sets the voice's gain from
+// its distance (OpenAL 1.1's models) and cone, and its pan from its
+// direction, at constant power. The gains ramp across the block, so a
+// moving source has no zipper noise. With EngineDesc.DopplerFactor set, a
+// positioned voice is pitched by OpenAL's doppler equation. It is then a
+// pitched voice, on the slower pitched path. Without doppler, a
+// positioned voice keeps the shared resampler. docs/spatial.md has the
+// equations, units and costs.
 package voices

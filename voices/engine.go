@@ -102,6 +102,22 @@ type EngineDesc struct {
 	// all in its first block. A waiting voice counts against the caps
 	// only from its start. Play then reads the clock.
 	StartLatency time.Duration
+
+	// 3D sound (spatial.go).
+
+	// DistanceModel is how positioned voices fade with distance.
+	DistanceModel DistanceModel
+	// RefDistance, MaxDistance and Rolloff are the distance settings of
+	// positioned voices whose Spatial leaves them zero. Their zero values
+	// mean DefaultRefDistance, no maximum (+Inf) and DefaultRolloff.
+	RefDistance, MaxDistance, Rolloff float32
+	// DopplerFactor scales the doppler shift of positioned voices (1 is
+	// physical); 0 means no doppler. With doppler, a positioned voice is
+	// played pitched: resampled alone, at the pitched path's cost.
+	DopplerFactor float32
+	// SpeedOfSound is in the game's units per second; 0 means
+	// DefaultSpeedOfSound.
+	SpeedOfSound float32
 }
 
 // PlayDesc holds a voice's settings. The zero value plays once at full
@@ -133,6 +149,14 @@ type PlayDesc struct {
 	// shared rate bus. A voice played with a pitch is resampled alone,
 	// for its whole life, and SetPitch may change it.
 	Pitch float32
+
+	// 3D sound (spatial.go).
+
+	// Spatial, when set, positions the voice around the listener: its
+	// distance, direction and cone set its gains and pan (Pan is then
+	// unused), and with EngineDesc.DopplerFactor its pitch. Play copies
+	// it. Nil plays the voice as without 3D.
+	Spatial *Spatial
 }
 
 // Engine plays clips on a device through one mixer. Play, Stop, SetVolume,
@@ -286,6 +310,9 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 	if err := e.initExt(d); err != nil {
 		return nil, err
 	}
+	if err := e.init3D(d); err != nil {
+		return nil, err
+	}
 	e.src = &source{mix: e.mix}
 	e.dev = d.Device
 	if e.dev == nil {
@@ -391,7 +418,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	// skipped when unused, so that a plain Play pays two branches.
 	var fadeIn int32
 	var ext uint8 // cmdFlagBusCount, cmdFlagClipCount
-	if d.Bus != 0 || d.FadeIn != 0 || d.At != 0 || d.Offset != 0 || d.Pitch != 0 || c.lim != nil {
+	if d.Bus != 0 || d.FadeIn != 0 || d.At != 0 || d.Offset != 0 || d.Pitch != 0 || c.lim != nil || d.Spatial != nil {
 		var err error
 		if fadeIn, ext, err = e.playExt(c, &d); err != nil {
 			return 0, err
@@ -426,6 +453,9 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	cmd.pitch = d.Pitch
 	if d.Pitch != 0 {
 		e.mix.pitchable[slot].Store(true)
+	}
+	if d.Spatial != nil {
+		e.play3D(slot, d.Spatial, cmd)
 	}
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil

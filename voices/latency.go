@@ -40,6 +40,9 @@ func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32,
 	if d.Pitch != 0 {
 		e.mix.pitchable[slot].Store(true)
 	}
+	if d.Spatial != nil {
+		e.play3D(slot, d.Spatial, cmd)
+	}
 	e.q.Publish(pos)
 	return makeHandle(slot, gen), nil
 }

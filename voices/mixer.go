@@ -80,6 +80,8 @@ type mixer struct {
 	// cleared by the mixer before its slot is free again: SetPitch reads
 	// it to refuse an unpitched voice.
 	pitchable []atomic.Bool
+
+	sp mixSpatial // 3D sound: spatial.go
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -173,6 +175,9 @@ func (m *mixer) renderBlock() {
 	}
 	m.blockOrder = m.order
 	m.drain()
+	if m.sp.n > 0 {
+		m.spatialize()
+	}
 	clear(m.mix)
 	mixed := m.mixVoices()
 	if mixed > m.mixPeak.Load() {
@@ -280,7 +285,10 @@ func (m *mixer) drain() {
 		case cmdPitch:
 			if v := m.voiceFor(&c); v != nil && v.pitched {
 				v.stepTo = pitchStep(v.pool.format.Rate, m.dev.Rate, c.value)
+				m.sp.v[c.slot].pitch = c.value // doppler multiplies it
 			}
+		case cmdListener, cmdPosition, cmdDirection:
+			m.cmd3D(&c)
 		case cmdMaster:
 			m.master = c.value
 		case cmdFormatGain:
@@ -335,6 +343,10 @@ func (m *mixer) play(c *command) {
 	}
 	v.panL, v.panR = panGains(c.pan, v.mono, m.monoOut)
 	v.gainL, v.gainR = m.gains(v) // the first block starts at its gains: no ramp
+	v.att3d = 1
+	if c.flags&cmdFlag3D != 0 {
+		m.start3D(v, c)
+	}
 	m.order++
 	bank.readers.Add(1)
 	m.slots.states[c.slot].bank.Store(bank)
@@ -346,6 +358,7 @@ func (m *mixer) play(c *command) {
 func (m *mixer) refuse(v *voice, slot uint32, counted bool) {
 	m.refusals.Add(1)
 	m.unpitch(slot)
+	m.end3D(slot)
 	m.release(slot, EventRefused)
 	m.slots.retire(v.pool, slot, counted)
 }
@@ -426,6 +439,7 @@ func (m *mixer) reap() {
 
 func (m *mixer) endVoice(v *voice, s uint32) {
 	m.unpitch(s)
+	m.end3D(s)
 	m.release(s, EventEnded)
 	v.clip.bank.readers.Add(-1)
 	counted := v.counted

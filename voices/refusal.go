@@ -80,6 +80,9 @@ const (
 	callPause
 	callResume
 	callSetPitch
+	callSetListener // 3D sound: spatial.go
+	callSetPosition
+	callSetDirection
 )
 
 var callNames = [...]string{
@@ -87,6 +90,8 @@ var callNames = [...]string{
 	callSetMasterGain: "SetMasterGain", callSetFormatGain: "SetFormatGain",
 	callBus: "a bus call", callFade: "Fade", callPause: "Pause", callResume: "Resume",
 	callSetPitch: "SetPitch",
+	// 3D sound: spatial.go.
+	callSetListener: "SetListener", callSetPosition: "SetPosition", callSetDirection: "SetDirection",
 }
 
 // refuse records a refusal of call for reason (fi is the format index, or

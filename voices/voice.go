@@ -64,6 +64,10 @@ type voice struct {
 	fading       bool
 	fadeLeft     int // frames until a fading voice's gain reaches zero
 	ended        bool
+
+	// att3d is the 3D distance × cone gain set each block before mixing;
+	// 1 without a position (spatial.go).
+	att3d float32
 }
 
 // fixed returns v with only the fields fixed at construction: what a
