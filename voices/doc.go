@@ -99,11 +99,13 @@
 //
 //   - amd64 with AVX2: AVX2 assembly for every loop. With AVX-512F too,
 //     AVX-512 for the sinc's group kernels (16 consecutive outputs, one
-//     per lane) and the linear resamplers when upsampling. Chosen once,
+//     per lane), the pitched filter and the linear resamplers when
+//     upsampling. Chosen once,
 //     at run time, with golang.org/x/sys/cpu. The assembly is generated
 //     by one avo program.
 //   - arm64: NEON assembly for the sinc's group filter (upsampling to
-//     48 taps, the default's common case), plain Go for the rest. Its
+//     48 taps, the default's common case) and the pitched filter, plain
+//     Go for the rest. Its
 //     speed is not measured here (no arm64 machine). Under qemu-aarch64
 //     it executes about a tenth of the scalar filter's instructions per
 //     frame (docs/kernels.md).
