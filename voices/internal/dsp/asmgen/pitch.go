@@ -9,20 +9,21 @@ import (
 // The pitched filter's kernels (dsp's Interp, Kernels.FilterSteps): per
 // output, the window of taps frames at the position's whole part, and
 // coefficients interpolated between the two phases of 512 around its
-// fraction, c = a + w·(b-a), a and b the two rows (a row of taps floats
-// per phase, the next phase's row right after it). Each output has its own step (the pitch
-// ramps per frame), so there is no group layout: taps are summed eight
-// (AVX2) or sixteen (AVX-512) at a time into sixteen lanes, tap k into
-// lane k mod 16, and the lanes are reduced as pitchDot reduces them.
-// The coefficients of a tap serve both channels of a stereo window. The
-// multiplies and adds are separate, each rounded: the scalar bits.
+// fraction, c = a + w·(b-a). a and b are two rows of taps floats, the
+// next phase's row right after the phase's. Each output has its own step
+// (the pitch ramps per frame), so there is no group layout: taps are
+// summed eight (AVX2) or sixteen (AVX-512) at a time into sixteen lanes,
+// tap k into lane k mod 16, and the lanes are reduced as pitchDot
+// reduces them. The coefficients of a tap serve both channels of a
+// stereo window. The multiplies and adds are separate, each rounded: the
+// scalar bits.
 
 // limit is the last frame a window may start at in both planes; a
 // routine stops at the first output past it and returns how many (or how
 // many pairs) it left undone, 0 when it did them all.
 const pitchSig = "func(out *[2]float32, n int, l, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl, gr float32, limit int) (next uint64, left int)"
 
-// pitchOffsets of the arguments.
+// The arguments' offsets.
 const (
 	pitchArgR     = 24
 	pitchArgCoef  = 32
@@ -53,6 +54,8 @@ func pitchReturn(bail string) {
 	end()
 }
 
+// pitchKernels writes the AVX2 and AVX-512 routines for mono and stereo
+// windows, one output at a time, and the AVX2 routines two at a time.
 func pitchKernels() {
 	for _, stereo := range []bool{false, true} {
 		for _, wide := range []bool{false, true} {
