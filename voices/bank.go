@@ -69,6 +69,9 @@ type clipState struct {
 	loopStart int
 	loopEnd   int
 	lim       *clipLimits // MaxInstances and Cooldown, or nil: limits.go
+
+	// Streaming (issue 19 item 3): the stream decoding into data, or nil.
+	stream *streamState
 }
 
 // Clip is a view of PCM in a Bank: nothing is copied when it is made or

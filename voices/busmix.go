@@ -128,6 +128,9 @@ func (m *mixer) mixVoices() int32 {
 				continue
 			}
 		}
+		if v.clip.stream != nil && !m.streamGate(v) {
+			continue // starved: silent for the block (stream_mix.go)
+		}
 		mixed++
 		if v.bus != nil {
 			// Resampled on its source rate's bus: summed below, with
@@ -158,6 +161,7 @@ func (m *mixer) mixVoices() int32 {
 		}
 		r.render(m, x.buses[r.group].buf)
 	}
+	m.streamsAdvance()
 	m.mixBuses()
 	x.frame = end
 	x.clock.Store(end)

@@ -191,4 +191,19 @@
 // pitched voice, on the slower pitched path. Without doppler, a
 // positioned voice keeps the shared resampler. docs/spatial.md has the
 // equations, units and costs.
+//
+// # Streaming
+//
+// A Stream (NewStream) is a clip decoded while it plays, for music too
+// long to hold whole. Its source is raw PCM in an io.ReaderAt
+// (NewPCMSource), a WAV file (wav.NewSource), or an MP3 or FLAC file
+// (mp3.NewSource, flac.NewSource). One goroutine per stream decodes
+// ahead into a ring buffer sized when the stream is made: Buffer × rate ×
+// frame size bytes (176,400 bytes a second of 44.1 kHz 16-bit stereo),
+// plus the decoder's state. Its voice plays the ring as a loop, through
+// the normal voice paths. Loop points are the decoder's, so a loop seam
+// is sample-exact. A block the decoder has not filled plays silent for
+// that voice alone and is counted (Stats.StreamUnderruns). Stream.Close
+// proves the source is no longer read, as Bank.Release proves a bank
+// free. docs/streaming.md has the design and the decoders' allocations.
 package voices

@@ -203,6 +203,9 @@ type Engine struct {
 	fallbacks   atomic.Uint64
 
 	engineExt // buses, events: control.go
+
+	// Streaming (issue 19 item 3): the streams whose decoders Close stops.
+	streams streamRegistry
 }
 
 // NewEngine builds the voice pools, the queue and the mixer, and starts
@@ -399,6 +402,11 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	}
 	if c.bank.engine != e {
 		return 0, fmt.Errorf("%w: clip of bank %q belongs to another engine", ErrInvalid, c.bank.name)
+	}
+	if c.stream != nil {
+		if err := c.stream.checkPlay(&d); err != nil {
+			return 0, err
+		}
 	}
 	c.bank.markPlayed()
 	if c.bank.closing.Load() {

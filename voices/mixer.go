@@ -82,6 +82,8 @@ type mixer struct {
 	pitchable []atomic.Bool
 
 	sp mixSpatial // 3D sound: spatial.go
+
+	st streamMix // streaming (issue 19 item 3): stream_mix.go
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -438,6 +440,9 @@ func (m *mixer) reap() {
 }
 
 func (m *mixer) endVoice(v *voice, s uint32) {
+	if st := v.clip.stream; st != nil {
+		st.voiceEnded()
+	}
 	m.unpitch(s)
 	m.end3D(s)
 	m.release(s, EventEnded)

@@ -12,37 +12,46 @@ import (
 // Vec3 is a position, velocity or direction in the game's units, on
 // OpenAL's right-handed axes: x right, y up, z toward the viewer. A
 // plain value.
-type Vec3 = spatial.Vec3
+type Vec3 struct{ X, Y, Z float32 }
 
 // Listener is the ears of 3D sound: a position, an orientation and a
 // velocity for doppler. Forward and Up are OpenAL's "at" and "up"
 // vectors; both zero means facing -z with +y up. Velocity is in units
 // per second. A plain value.
-type Listener = spatial.Listener
+type Listener struct {
+	Position, Forward, Up, Velocity Vec3
+}
 
 // Cone makes a positioned voice directional, as OpenAL's source cone.
 // Direction is where the source faces; the zero Direction means no cone.
 // Inner and Outer are whole angles in degrees, 0 to 360, Inner at most
 // Outer. OuterGain, 0 to 1, is the gain outside the outer cone. A plain
 // value.
-type Cone = spatial.Cone
+type Cone struct {
+	Direction    Vec3
+	Inner, Outer float32
+	OuterGain    float32
+}
 
 // DistanceModel is how a positioned voice fades with distance: one of
 // OpenAL 1.1's models. The zero value is DistanceInverseClamped, OpenAL's
 // default. A plain value.
-type DistanceModel = spatial.Model
+type DistanceModel uint8
+
+// String names the model as OpenAL does.
+func (m DistanceModel) String() string { return spatial.Model(m).String() }
 
 // The distance models of OpenAL 1.1. The clamped ones clamp the distance
 // to [RefDistance, MaxDistance] first. docs/spatial.md has the equations.
 const (
-	DistanceInverseClamped  = spatial.InverseClamped
-	DistanceInverse         = spatial.Inverse
-	DistanceLinearClamped   = spatial.LinearClamped
-	DistanceLinear          = spatial.Linear
-	DistanceExponentClamped = spatial.ExponentClamped
-	DistanceExponent        = spatial.Exponent
+	DistanceInverseClamped  DistanceModel = DistanceModel(spatial.InverseClamped)
+	DistanceInverse         DistanceModel = DistanceModel(spatial.Inverse)
+	DistanceLinearClamped   DistanceModel = DistanceModel(spatial.LinearClamped)
+	DistanceLinear          DistanceModel = DistanceModel(spatial.Linear)
+	DistanceExponentClamped DistanceModel = DistanceModel(spatial.ExponentClamped)
+	DistanceExponent        DistanceModel = DistanceModel(spatial.Exponent)
 	// DistanceNone does not attenuate by distance.
-	DistanceNone = spatial.None
+	DistanceNone DistanceModel = DistanceModel(spatial.None)
 )
 
 // Defaults for the zero 3D fields of EngineDesc.
@@ -106,7 +115,7 @@ type mixSpatial struct {
 
 // init3D checks EngineDesc's 3D fields and sets up the mixer's state.
 func (e *Engine) init3D(d EngineDesc) error {
-	if !d.DistanceModel.Valid() {
+	if !spatial.Model(d.DistanceModel).Valid() {
 		return fmt.Errorf("%w: DistanceModel %d", ErrInvalid, d.DistanceModel)
 	}
 	ds := spatial.Distance{Ref: d.RefDistance, Max: d.MaxDistance, Rolloff: d.Rolloff}
@@ -131,8 +140,8 @@ func (e *Engine) init3D(d EngineDesc) error {
 			ErrInvalid, d.DopplerFactor, d.SpeedOfSound)
 	}
 	n := len(e.mix.voices)
-	e.mix.sp = mixSpatial{model: d.DistanceModel, dist: ds, dop: dop,
-		basis: spatial.BasisOf(Listener{}), v: make([]voice3D, n), in: make([]Spatial, n), positioned: make([]atomic.Bool, n)}
+	e.mix.sp = mixSpatial{model: spatial.Model(d.DistanceModel), dist: ds, dop: dop,
+		basis: spatial.BasisOf(spatial.Listener{}), v: make([]voice3D, n), in: make([]Spatial, n), positioned: make([]atomic.Bool, n)}
 	return nil
 }
 
@@ -146,7 +155,7 @@ func checkDistance(who string, d spatial.Distance) error {
 
 // check3D validates a PlayDesc's Spatial, out of line from Play.
 func (e *Engine) check3D(s *Spatial) error {
-	if !s.Position.Finite() || !s.Velocity.Finite() || !s.Cone.Direction.Finite() {
+	if !s.Position.finite() || !s.Velocity.finite() || !s.Cone.Direction.finite() {
 		return fmt.Errorf("%w: PlayDesc.Spatial position %v, velocity %v or cone direction %v not finite",
 			ErrInvalid, s.Position, s.Velocity, s.Cone.Direction)
 	}
@@ -200,7 +209,7 @@ func (e *Engine) play3D(slot uint32, s *Spatial, cmd *command) {
 // Forward and Up that are zero or parallel (but both zero), is
 // ErrInvalid.
 func (e *Engine) SetListener(l Listener) error {
-	if !l.Position.Finite() || !l.Forward.Finite() || !l.Up.Finite() || !l.Velocity.Finite() || !l.Oriented() {
+	if !l.Position.finite() || !l.Forward.finite() || !l.Up.finite() || !l.Velocity.finite() || !l.sp().Oriented() {
 		return badListener(l)
 	}
 	c := command{kind: cmdListener}
@@ -221,7 +230,7 @@ func badListener(l Listener) error {
 // played without a Spatial is refused with ErrNotSpatial; its other
 // refusals are SetVolume's.
 func (e *Engine) SetPosition(h Handle, pos, vel Vec3) error {
-	if !pos.Finite() || !vel.Finite() {
+	if !pos.finite() || !vel.finite() {
 		return fmt.Errorf("%w: SetPosition position %v or velocity %v not finite", ErrInvalid, pos, vel)
 	}
 	if s, ok := e.slots.liveHandle(h); ok && !e.mix.sp.positioned[s].Load() {
@@ -238,7 +247,7 @@ func (e *Engine) SetPosition(h Handle, pos, vel Vec3) error {
 // played with the zero Cone has OpenAL's default, 360° wide, and stays
 // omnidirectional. It refuses as SetPosition does.
 func (e *Engine) SetDirection(h Handle, dir Vec3) error {
-	if !dir.Finite() {
+	if !dir.finite() {
 		return fmt.Errorf("%w: SetDirection direction %v not finite", ErrInvalid, dir)
 	}
 	if s, ok := e.slots.liveHandle(h); ok && !e.mix.sp.positioned[s].Load() {
@@ -256,7 +265,7 @@ func (m *mixer) cmd3D(c *command) {
 	sp := &m.sp
 	if c.kind == cmdListener {
 		sp.lis = Listener{Position: vecAt(&c.v3, 0), Forward: vecAt(&c.v3, 3), Up: vecAt(&c.v3, 6), Velocity: vecAt(&c.v3, 9)}
-		sp.basis = spatial.BasisOf(sp.lis)
+		sp.basis = spatial.BasisOf(sp.lis.sp())
 		return
 	}
 	v := m.voiceFor(c)
@@ -317,14 +326,30 @@ func (m *mixer) spatialize() {
 // scaled by att3d, and, with doppler, the step its pitch ramps to.
 func (m *mixer) place(v *voice, p *voice3D) {
 	sp := &m.sp
-	lp := sp.lis.Position
-	att := spatial.Gain(sp.model, spatial.Dist(p.pos, lp), p.dist) * spatial.ConeGain(p.cone, p.pos, lp)
+	lp := sp.lis.Position.sp()
+	att := spatial.Gain(sp.model, spatial.Dist(p.pos.sp(), lp), p.dist) * spatial.ConeGain(p.cone.sp(), p.pos.sp(), lp)
 	v.att3d = float32(att)
-	l, r := panGains(float32(spatial.Pan(sp.basis, p.pos, lp)), v.mono, m.monoOut)
+	l, r := panGains(float32(spatial.Pan(sp.basis, p.pos.sp(), lp)), v.mono, m.monoOut)
 	v.panL, v.panR = l*v.att3d, r*v.att3d
 	if p.doppler {
-		ratio := spatial.Ratio(sp.dop, p.pos, p.vel, lp, sp.lis.Velocity)
+		ratio := spatial.Ratio(sp.dop, p.pos.sp(), p.vel.sp(), lp, sp.lis.Velocity.sp())
 		pitch := min(max(float64(p.pitch)*ratio, MinPitch), MaxPitch)
 		v.stepTo = pitchStep(v.pool.format.Rate, m.dev.Rate, float32(pitch))
 	}
+}
+
+// sp returns v as the spatial package's vector (the same layout).
+func (v Vec3) sp() spatial.Vec3 { return spatial.Vec3(v) }
+
+// finite reports that every component is finite.
+func (v Vec3) finite() bool { return v.sp().Finite() }
+
+// sp returns l as the spatial package's listener.
+func (l Listener) sp() spatial.Listener {
+	return spatial.Listener{Position: l.Position.sp(), Forward: l.Forward.sp(), Up: l.Up.sp(), Velocity: l.Velocity.sp()}
+}
+
+// sp returns c as the spatial package's cone.
+func (c Cone) sp() spatial.Cone {
+	return spatial.Cone{Direction: c.Direction.sp(), Inner: c.Inner, Outer: c.Outer, OuterGain: c.OuterGain}
 }

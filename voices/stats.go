@@ -90,6 +90,11 @@ type Stats struct {
 	// InstanceRefusals those refused by its MaxInstances. Both are in
 	// Refusals too.
 	Cooldowns, InstanceRefusals uint64
+
+	// Streaming. StreamUnderruns counts the times a stream's decoder fell
+	// behind its voice; StreamUnderrunFrames the device frames played
+	// silent for it, a block at a time.
+	StreamUnderruns, StreamUnderrunFrames uint64
 }
 
 // Stats returns the engine's counters; safe from any goroutine.
@@ -112,6 +117,7 @@ func (e *Engine) Stats() Stats {
 		Barrier:          e.barrier.Stats(),
 	}
 	e.extStats(&s)
+	e.streamStats(&s)
 	s.Underruns = s.Device.Underruns
 	s.DeviceLatency = s.Device.Latency + e.format.Duration(m.limDelay)
 	// Only the mixer enters the barrier, once per block: its passes are the

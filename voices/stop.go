@@ -113,6 +113,7 @@ func (m *mixer) passSeized() {
 func (e *Engine) Close() error {
 	deadline := time.Now().Add(e.closeTimeout)
 	first := !e.closed.Swap(true)
+	e.streams.stopAll()
 	// Every queue position is below this mark, so a Play that passed the
 	// closed check just before Close, or sits behind a cell its producer
 	// is still writing, is refused whenever it is popped: it can never

@@ -27,17 +27,18 @@ const module = "github.com/steadyframe/steadyframe"
 // descriptors/gltex, lifetime/glfence, voices/otodev, and glcaps, which
 // the GL ones share), never the other way round.
 var core = map[string][]string{
-	"pools":               nil,
-	"lifetime/syncs":      nil,
-	"lifetime/frame":      {"lifetime/syncs"},
-	"lifetime/teardown":   nil,
-	"lifetime/guard":      {"lifetime/frame", "lifetime/syncs"}, // frame.Histogram, for its cost
-	"upload":              {"lifetime/frame", "lifetime/syncs"},
-	"descriptors":         {"pools", "lifetime/frame", "lifetime/syncs"},
-	"voices":              {"lifetime/syncs", "voices/internal/dsp", "golang.org/x/sys/cpu"},
-	"voices/internal/dsp": {"golang.org/x/sys/cpu"},
-	"voices/wav":          {"voices", "lifetime/syncs", "voices/internal/dsp", "golang.org/x/sys/cpu"},
-	"flatlog":             nil,
+	"pools":                   nil,
+	"lifetime/syncs":          nil,
+	"lifetime/frame":          {"lifetime/syncs"},
+	"lifetime/teardown":       nil,
+	"lifetime/guard":          {"lifetime/frame", "lifetime/syncs"}, // frame.Histogram, for its cost
+	"upload":                  {"lifetime/frame", "lifetime/syncs"},
+	"descriptors":             {"pools", "lifetime/frame", "lifetime/syncs"},
+	"voices":                  {"lifetime/syncs", "voices/internal/dsp", "voices/internal/spatial", "golang.org/x/sys/cpu"},
+	"voices/internal/dsp":     {"golang.org/x/sys/cpu"},
+	"voices/internal/spatial": nil,
+	"voices/wav":              {"voices", "lifetime/syncs", "voices/internal/dsp", "voices/internal/spatial", "golang.org/x/sys/cpu"},
+	"flatlog":                 nil,
 }
 
 // TestCoreCompilesWithoutCgo type-checks every core package and its

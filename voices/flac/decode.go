@@ -163,24 +163,11 @@ type streamInfo struct {
 }
 
 func newDecoder(si *meta.StreamInfo, limit int) (*decoder, error) {
-	info := streamInfo{rate: si.SampleRate, channels: int(si.NChannels), bps: int(si.BitsPerSample), samples: si.NSamples, md5: si.MD5sum}
-	switch {
-	case info.channels > 2:
-		return nil, fmt.Errorf("%w: %d channels (only mono and stereo are read)", ErrUnsupported, info.channels)
-	case info.bps == 32:
-		// libFLAC 1.4 marks 32-bit frames with a header code mewkiz/flac
-		// v1.0.14 calls reserved, and its int32 samples have no room for
-		// a stereo stream's 33-bit side channel.
-		return nil, fmt.Errorf("%w: 32-bit samples (mewkiz/flac reads up to 31)", ErrUnsupported)
-	case info.channels < 1 || info.rate == 0 || info.bps < 4 || info.bps > 32:
-		return nil, fmt.Errorf("%w: STREAMINFO gives %d channels, %d Hz, %d bits per sample", ErrMalformed, info.channels, info.rate, info.bps)
+	info, f, err := infoOf(si)
+	if err != nil {
+		return nil, err
 	}
-	enc := voices.EncodingInt16LE
-	if info.bps > 16 {
-		enc = voices.EncodingFloat32LE
-	}
-	d := &decoder{info: info, limit: limit,
-		format: voices.Format{Rate: int(info.rate), Channels: info.channels, Encoding: enc}}
+	d := &decoder{info: info, limit: limit, format: f}
 	// samples < 2^36 and a frame is at most 8 bytes: no overflow.
 	declared := info.samples * uint64(d.format.FrameBytes())
 	if declared > uint64(limit) {
@@ -192,6 +179,28 @@ func newDecoder(si *meta.StreamInfo, limit int) (*decoder, error) {
 		d.md5 = newMD5Hasher(info.bps)
 	}
 	return d, nil
+}
+
+// infoOf checks a STREAMINFO block and returns what the decoder keeps of
+// it and the format its PCM comes out in.
+func infoOf(si *meta.StreamInfo) (streamInfo, voices.Format, error) {
+	info := streamInfo{rate: si.SampleRate, channels: int(si.NChannels), bps: int(si.BitsPerSample), samples: si.NSamples, md5: si.MD5sum}
+	switch {
+	case info.channels > 2:
+		return info, voices.Format{}, fmt.Errorf("%w: %d channels (only mono and stereo are read)", ErrUnsupported, info.channels)
+	case info.bps == 32:
+		// libFLAC 1.4 marks 32-bit frames with a header code mewkiz/flac
+		// v1.0.14 calls reserved, and its int32 samples have no room for
+		// a stereo stream's 33-bit side channel.
+		return info, voices.Format{}, fmt.Errorf("%w: 32-bit samples (mewkiz/flac reads up to 31)", ErrUnsupported)
+	case info.channels < 1 || info.rate == 0 || info.bps < 4 || info.bps > 32:
+		return info, voices.Format{}, fmt.Errorf("%w: STREAMINFO gives %d channels, %d Hz, %d bits per sample", ErrMalformed, info.channels, info.rate, info.bps)
+	}
+	enc := voices.EncodingInt16LE
+	if info.bps > 16 {
+		enc = voices.EncodingFloat32LE
+	}
+	return info, voices.Format{Rate: int(info.rate), Channels: info.channels, Encoding: enc}, nil
 }
 
 // where names the position in the stream for an error.

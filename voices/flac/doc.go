@@ -1,5 +1,6 @@
 // Package flac decodes a FLAC file once, at load time, into PCM that a
-// voices.Bank plays without further work. It wraps github.com/mewkiz/flac.
+// voices.Bank plays without further work, or a frame at a time as a
+// voices.Stream plays it (NewSource). It wraps github.com/mewkiz/flac.
 // The decoder lives in this subpackage alone, so the voices core, and
 // games that only play WAV files, do not link it.
 //
@@ -42,12 +43,14 @@
 // # Ownership
 //
 // Decode and DecodeLimit keep no state. They are safe to call from any
-// goroutine at once, each on its own reader.
+// goroutine at once, each on its own reader. A Source belongs to the
+// stream's decoder goroutine once NewStream has it.
 //
 // # Lifetime
 //
 // The returned PCM is a new slice that belongs to the caller. The decoder
 // keeps no reference to it or to the reader. Give it to Engine.NewBank,
 // and keep it unchanged until the bank's Release returns nil, as for any
-// bank memory.
+// bank memory. A Source reads its reader until the stream's Close returns
+// nil.
 package flac

@@ -1,13 +1,14 @@
 // Package mp3 decodes an MP3 file once, at load time, into 16-bit PCM that
-// a voices.Bank plays without further work. It wraps
+// a voices.Bank plays without further work, or a frame at a time as a
+// voices.Stream plays it (NewSource). It wraps
 // github.com/hajimehoshi/go-mp3. The decoder lives in this subpackage
 // alone, so the voices core, and games that only play WAV files, do not
 // link it.
 //
-// MP3 is decoded whole because the mixer reads clips from memory. A voice
-// never decodes in the audio goroutine. go-mp3 always produces stereo, so
-// a mono file comes back as stereo with both channels equal. The rate is
-// that of the first frame.
+// A voice never decodes in the audio goroutine: Decode runs at load
+// time, and a Source on its stream's own decoder goroutine. go-mp3 always
+// produces stereo, so a mono file comes back as stereo with both
+// channels equal. The rate is that of the first frame.
 //
 // The encoder's and decoder's delay and the encoder's padding are decoded
 // as silence. For a LAME file at 44.1 kHz the delay is 2257 frames
@@ -37,12 +38,14 @@
 // # Ownership
 //
 // Decode and DecodeLimit keep no state. They are safe to call from any
-// goroutine at once, each on its own reader.
+// goroutine at once, each on its own reader. A Source belongs to the
+// stream's decoder goroutine once NewStream has it.
 //
 // # Lifetime
 //
 // The returned PCM is a new slice that belongs to the caller. The decoder
 // keeps no reference to it or to the reader. Give it to Engine.NewBank,
 // and keep it unchanged until the bank's Release returns nil, as for any
-// bank memory.
+// bank memory. A Source reads its reader until the stream's Close returns
+// nil.
 package mp3

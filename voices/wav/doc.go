@@ -24,7 +24,8 @@
 //
 // The functions keep no state and are safe to call from any goroutine at
 // once. Parse never writes to its input. Append writes only to the slice
-// it returns.
+// it returns. A source from NewSource belongs to the stream's decoder
+// goroutine once NewStream has it.
 //
 // # Lifetime
 //

@@ -121,6 +121,13 @@ func Parse(b []byte) (voices.Format, []byte, error) {
 // riffEnd checks the RIFF WAVE header and returns the end of the RIFF
 // body: 8 + the declared RIFF size, which must lie inside b.
 func riffEnd(b []byte) (int, error) {
+	end, err := riffHeader(b, int64(len(b)))
+	return int(end), err
+}
+
+// riffHeader is riffEnd for a file of size bytes that starts with b
+// (all of it, or at least its 12-byte header).
+func riffHeader(b []byte, fileSize int64) (int64, error) {
 	var magic [4]byte
 	copy(magic[:], b)
 	switch string(magic[:]) {
@@ -147,10 +154,10 @@ func riffEnd(b []byte) (int, error) {
 	if size < 4 {
 		return 0, fmt.Errorf("%w: RIFF size %d is too small to hold the WAVE form", ErrMalformed, size)
 	}
-	if uint64(size) > uint64(len(b)-8) {
-		return 0, fmt.Errorf("%w: RIFF declares %d bytes after its header; the file has %d", ErrTruncated, size, len(b)-8)
+	if uint64(size) > uint64(fileSize-8) {
+		return 0, fmt.Errorf("%w: RIFF declares %d bytes after its header; the file has %d", ErrTruncated, size, fileSize-8)
 	}
-	return 8 + int(size), nil
+	return 8 + int64(size), nil
 }
 
 // parseFmt reads a fmt chunk's body and checks that it describes 16-bit
