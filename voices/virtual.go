@@ -247,7 +247,7 @@ func (m *mixer) assign(s uint32, real bool) {
 		if v.bus != nil {
 			// Counted as a rate bus member's position: ahead of the
 			// block's first output by the bus's look-ahead.
-			v.pos += uint64(max(v.bus.lookahead(), 0) * (1 << 32))
+			v.pos += uint64(float64(max(v.bus.lookahead(), 0) * (1 << 32)))
 		}
 	case vv.mode == virtReal && !real:
 		if e.paused || m.x.buses[e.bus].chain {
@@ -260,7 +260,7 @@ func (m *mixer) assign(s uint32, real bool) {
 		vv.mode = virtReal
 		v.gainL, v.gainR = 0, 0 // the block ramps it in from silence
 		if v.bus != nil {
-			p := math.Round(float64(v.pos)/(1<<32) - v.bus.lookahead())
+			p := math.Round(float64(float64(v.pos)/(1<<32)) - v.bus.lookahead())
 			if v.loop && vv.looped && p < float64(v.loopStart) {
 				p += float64(v.end - v.loopStart) // back across the seam, into the loop's end
 			}
