@@ -49,7 +49,8 @@
 // Release has proved it has no readers. Nothing reads it after. The bank
 // memory is the embedded WAV file's PCM (a view of the embedded bytes,
 // from voices/wav) and the synthesised tones. The music stream's decoder
-// reads its file until the same stage closes the stream. Then the file is
-// closed and its directory removed. The upload Set reserves
+// reads its file until the same stage closes the stream, then the file.
+// The file is unlinked once open (on Unix), so a killed run leaves none.
+// The upload Set reserves
 // scene.Reserved bytes at start-up and never more.
 package scene

@@ -1,4 +1,7 @@
 package scene
 
-// MusicDir is the music file's directory, for the tests.
-func MusicDir(a *Audio) string { return a.music.dir }
+import "os"
+
+// MusicFile is the music's open file (nil once closed) and its directory
+// ("" once removed), for the tests.
+func MusicFile(a *Audio) (*os.File, string) { return a.music.file, a.music.dir }

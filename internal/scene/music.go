@@ -23,6 +23,7 @@ var musicTrack = tones.Tone{Format: musicTone.Format, Freq: musicTone.Freq, Leng
 // directory at start, read by the stream's decoder as it plays. It
 // belongs to the goroutine that opened the Audio; the engine's stream
 // goroutine reads the file until the stream's Close returns nil.
+// dir is empty once removed; file is nil once closed.
 type music struct {
 	dir    string
 	file   *os.File
@@ -50,6 +51,12 @@ func (a *Audio) openMusic() error {
 	}
 	if m.file, err = os.Open(path); err != nil {
 		return fmt.Errorf("scene: music file: %w", err)
+	}
+	// An open file stays readable once unlinked (on Unix), so a run that
+	// is killed leaves nothing behind. Where that fails (Windows), the
+	// teardown removes it.
+	if os.RemoveAll(m.dir) == nil {
+		m.dir = ""
 	}
 	src, err := wav.NewSource(m.file, int64(len(b)))
 	if err != nil {

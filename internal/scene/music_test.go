@@ -3,8 +3,8 @@ package scene_test
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -12,17 +12,20 @@ import (
 )
 
 // TestMusicStreams checks the music: it plays from its stream on the
-// offline device with no underrun, and the sound-memory stage closes the
-// stream, then the file, and removes its directory.
+// offline device with no underrun, its file already unlinked (on Unix),
+// and the sound-memory stage closes the stream, then the file.
 func TestMusicStreams(t *testing.T) {
 	a, err := scene.OpenAudio("offline", scene.NewLogger("text", io.Discard))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	dir := scene.MusicDir(a)
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("music directory: %v", err)
+	f, dir := scene.MusicFile(a)
+	if f == nil {
+		t.Fatal("no music file open")
+	}
+	if runtime.GOOS != "windows" && dir != "" {
+		t.Errorf("music directory %s still there: want it removed once the file is open", dir)
 	}
 	time.Sleep(300 * time.Millisecond)
 	st := a.Engine.Stats()
@@ -39,8 +42,11 @@ func TestMusicStreams(t *testing.T) {
 	if err := a.ReleaseBanks(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("music directory after the sound-memory stage: %v, want it removed", err)
+	if g, d := scene.MusicFile(a); g != nil || d != "" {
+		t.Errorf("after the sound-memory stage: file %v, directory %q; want both gone", g, d)
+	}
+	if err := f.Close(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("the music file's Close again: %v, want os.ErrClosed (closed by the stage)", err)
 	}
 	if err := a.MusicStream().Close(0); err != nil {
 		t.Errorf("the stream's Close again: %v, want nil (closed)", err)
@@ -48,17 +54,20 @@ func TestMusicStreams(t *testing.T) {
 }
 
 // TestMusicCloseWithoutStages checks that Close alone (a failed start)
-// still closes the stream and removes the file.
+// still closes the stream and the file.
 func TestMusicCloseWithoutStages(t *testing.T) {
 	a, err := scene.OpenAudio("offline", scene.NewLogger("text", io.Discard))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := scene.MusicDir(a)
+	f, _ := scene.MusicFile(a)
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("music directory after Close: %v, want it removed", err)
+	if g, d := scene.MusicFile(a); g != nil || d != "" {
+		t.Errorf("after Close: file %v, directory %q; want both gone", g, d)
+	}
+	if err := f.Close(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("the music file's Close again: %v, want os.ErrClosed", err)
 	}
 }
