@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Counts the instructions per output frame of the sinc filter on arm64,
-# NEON against scalar, where this machine cannot time it: dsp's
-# BenchmarkFilter runs under qemu-aarch64 with its translation and
+# Counts the instructions per output frame of the sinc filter and of the
+# pitched filter on arm64, NEON against scalar, where this machine cannot
+# time them: dsp's BenchmarkFilter and BenchmarkFilterSteps run under
+# qemu-aarch64 with their translation and
 # execution logged (-d in_asm,exec,nochain), and each executed block's
 # instructions are attributed to its function. Two run lengths are
 # subtracted, so the benchmark's set-up cancels out. Needs qemu-user and
@@ -12,10 +13,10 @@ tmp=$(mktemp -d /tmp/steadyframe-insns.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 GOARCH=arm64 CGO_ENABLED=0 go test -c -o "$tmp/dsp.test" ./voices/internal/dsp
 
-count() { # count BENCH N: instructions executed in the filter functions
+count() { # count BENCH N HOT: instructions executed in the functions matching HOT
 	GOGC=off qemu-aarch64 -d in_asm,exec,nochain -D "$tmp/q.log" "$tmp/dsp.test" \
-		-test.run '^$' -test.bench "^BenchmarkFilter/$1\$" -test.benchtime "$2x" >/dev/null
-	python3 - "$tmp/q.log" <<'PY'
+		-test.run '^$' -test.bench "^$1\$" -test.benchtime "$2x" >/dev/null
+	python3 - "$tmp/q.log" "$3" <<'PY'
 import re, sys
 size, cnt, sym = {}, {}, {}
 cur, n, s = None, 0, None
@@ -35,13 +36,20 @@ for line in open(sys.argv[1], errors="replace"):
     if m:
         pc = int(m.group(1), 16)
         cnt[pc] = cnt.get(pc, 0) + 1
-hot = re.compile(r"dsp\.(filterScalar|filterNEON|sincQuarters|sincDot|\(\*Kernels\)\.Filter)")
+hot = re.compile(sys.argv[2])
 print(sum(c * size.get(pc, 0) for pc, c in cnt.items() if hot.search(sym.get(pc) or "")))
 PY
 }
 
+sinc='dsp\.(filterScalar|filterNEON|sincQuarters|sincDot|\(\*Kernels\)\.Filter)'
+pitch='dsp\.(filterStepsScalar|filterStepsNEON|pitchDot|pitchMonoNEON|pitchStereoNEON|\(\*Interp\)\.rows|\(\*Kernels\)\.FilterSteps)'
 for b in scalar/mono neon/mono scalar/stereo neon/stereo; do
-	a=$(count "$b" 2)
-	z=$(count "$b" 6)
-	echo "$b: $(( (z - a) / (4 * 1024) )) instructions per output frame"
+	a=$(count "BenchmarkFilter/$b" 2 "$sinc")
+	z=$(count "BenchmarkFilter/$b" 6 "$sinc")
+	echo "sinc $b: $(( (z - a) / (4 * 1024) )) instructions per output frame"
+done
+for b in scalar/taps=48/mono neon/taps=48/mono scalar/taps=48/stereo neon/taps=48/stereo; do
+	a=$(count "BenchmarkFilterSteps/$b" 2 "$pitch")
+	z=$(count "BenchmarkFilterSteps/$b" 6 "$pitch")
+	echo "pitched $b: $(( (z - a) / (4 * 1024) )) instructions per output frame"
 done

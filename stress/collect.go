@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/steadyframe/steadyframe/internal/scene"
-	"github.com/steadyframe/steadyframe/voices"
 )
 
 // buildReport gathers every owner's counters on the render goroutine,
@@ -82,10 +81,11 @@ func (r *renderer) buildReport(snd *scene.Audio, wall time.Duration) *report {
 		Active: vs.Active, Peak: vs.Peak, Capacity: vs.MaxVoices, Refused: vs.Refusals,
 		Stolen: vs.Steals, QueueFull: vs.QueueFull, Underruns: vs.Underruns, MixMax: toMS(vs.MixMax),
 	}
+	rep.Scale = scaleOf(r.emit, snd, &vs)
 	peak := uint64(r.reqs.Peak())
 	rep.Queues = []queueSection{
 		{Name: "render", Capacity: r.reqs.Cap(), Peak: &peak, Full: r.reqs.Full()},
-		{Name: "voices", Capacity: voices.DefaultQueueSize, Full: vs.QueueFull},
+		{Name: "voices", Capacity: scene.QueueSize, Full: vs.QueueFull},
 	}
 	fs := r.scene.Clock.Stats()
 	rep.Barriers = barrierSection{FenceWaits: fs.Waits, FenceWait: toMS(fs.WaitTime)}

@@ -63,7 +63,7 @@ const (
 
 func defaultConfig() config {
 	return config{
-		Options:        scene.Options{Sprites: 400, Audio: "auto", Log: "text"},
+		Options:        scene.Options{Sprites: 400, Audio: "auto", Log: "text", Emitters: 500},
 		workers:        4,
 		spritePath:     pathBind,
 		seed:           1,

@@ -8,7 +8,9 @@
 // It runs the scene it shares with the demo (internal/scene). That is the
 // upload arenas, the texture population and its churn, and the sound
 // banks (one of them a WAV file read through voices/wav). It also covers
-// the GL or headless bootstrap and the teardown plan.
+// the music streamed from a WAV file, the emitters moving around the
+// listener (-emitters, mixed by audibility through virtual voices), the
+// GL or headless bootstrap and the teardown plan.
 //
 // Three kinds of goroutine share the work:
 //

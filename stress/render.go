@@ -46,8 +46,9 @@ type renderer struct {
 	spriteTex func(i int) uint32
 	spr       spriteDraw // -sprite-path: the array path's state, draw counts, GPU times
 	occ       *occupancyLog
-	snd       *scene.Audio // the workers' player; the voice-storm probes it
-	dir       *director    // the -scenario plan; nil without one
+	snd       *scene.Audio    // the workers' player; the voice-storm probes it
+	emit      *scene.Emitters // -emitters; nil without
+	dir       *director       // the -scenario plan; nil without one
 	lastFrame time.Duration
 	prog      *progress
 	series    *series
@@ -204,6 +205,9 @@ func (r *renderer) frameBody() bool {
 		}
 	}
 	elapsed := time.Since(r.start)
+	if r.emit != nil {
+		r.emit.Step(elapsed)
+	}
 	r.dir.frame(r, elapsed)
 	if r.frame == r.pokeFrame {
 		selftestPoke()

@@ -42,6 +42,7 @@ type report struct {
 	Objects     objectSection    `json:"objects"`
 	Sprites     spriteSection    `json:"sprites"`
 	Voices      voiceSection     `json:"voices"`
+	Scale       scaleSection     `json:"emitters"` // -emitters (report_scale.go)
 	Queues      []queueSection   `json:"queues"`
 	Churn       churnSection     `json:"churn"`
 	Barriers    barrierSection   `json:"barriers"`
@@ -255,6 +256,7 @@ func (r *report) writeText(w io.Writer) {
 	v := r.Voices
 	p("  voices     %d active at end, peak %d of %d; %d played, %d refused, %d stolen, %d queue-full, %d underruns; mix max %.3f ms",
 		v.Active, v.Peak, v.Capacity, v.Played, v.Refused, v.Stolen, v.QueueFull, v.Underruns, v.MixMax)
+	p("  emitters   %s", r.Scale.text())
 	for _, q := range r.Queues {
 		peak := "n/a"
 		if q.Peak != nil {

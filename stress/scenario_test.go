@@ -11,6 +11,7 @@ import (
 
 	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/internal/testenv"
+	"github.com/steadyframe/steadyframe/voices"
 )
 
 // breakEnv names the scenario whose expectation a child run checks
@@ -139,6 +140,10 @@ func TestScenarioDocMatchesCode(t *testing.T) {
 		fmt.Sprintf("after %d more loads of refusals", leakRoundsExhausted),
 		fmt.Sprintf("issues %d plays in the same tick (%d with 4 workers)", stormPlays, 4*stormPlays),
 		fmt.Sprintf("%d at priority %d, then one at priority %d", probes, probePrio, probeLowPrio),
+		fmt.Sprintf("(`scene.Virtual`, %d)", scene.Virtual),
+		fmt.Sprintf("cap past %d (%d each with 4 workers, %d plays in all)", voices.DefaultMaxVoices,
+			(scene.Virtual-voices.DefaultMaxVoices)/4, 4*(stormPlays+(scene.Virtual-voices.DefaultMaxVoices)/4)),
+		fmt.Sprintf("The %d are the cap less two: %d under virtual voices", probes, scene.Virtual-2),
 		fmt.Sprintf("For %d frames the render goroutine fills", floodFrames),
 		"a sixteenth of its region",
 		fmt.Sprintf("For %d frames a font rebake", churnFrames),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/steadyframe/steadyframe/internal/scene"
 	"github.com/steadyframe/steadyframe/voices"
 )
 
@@ -12,12 +13,15 @@ const stormPlays = 100
 
 // Probe priorities: above every effect's (the scene plays effect i at
 // priority i), so no effect may steal a probe; the low probe is the one a
-// steal must take first.
+// steal must take first. probes fills a cap of 32 but the music's and the
+// low probe's places; a larger cap (virtual voices) takes its cap less 2,
+// up to maxProbes.
 const (
 	probePrio    = 50
 	probeLowPrio = 40
-	probes       = 30
+	probes       = voices.DefaultMaxVoices - 2
 	probeExtra   = 3
+	maxProbes    = scene.Virtual - 2
 )
 
 // Voice-storm stages, each timed from the phase's start.
@@ -42,12 +46,15 @@ type voiceStorm struct {
 	stage   int
 	t0      time.Time
 	at      time.Time // when the stage began
+	blocks  uint64    // the mixer's blocks when the stage began
+	took    time.Time // when the mixer had run two blocks since; zero before
 	issued  int
 	peak    int
 	cap     int
 	lost    int    // frames in which the music was not playing
 	lostAt  uint64 // the first such frame
-	probe   [probes + probeExtra]voices.Handle
+	probe   [maxProbes + probeExtra]voices.Handle
+	probes  int // probes played at priority probePrio before the extra ones
 	low     voices.Handle
 	playErr int // probes the engine refused
 	// after the steal: probes still playing, by role
@@ -61,6 +68,15 @@ func (v *voiceStorm) start(r *renderer) {
 	v.t0, v.at = time.Now(), time.Now()
 	v.issued = len(r.workers) * stormPlays
 	if r.snd != nil && r.snd.Effects() > 0 {
+		// The burst must pass the cap, whatever it is; the emitters stop
+		// for the phase, so that the probes count against the cap alone.
+		extra := max(0, r.snd.Engine.Stats().MaxVoices-voices.DefaultMaxVoices) / len(r.workers)
+		r.clock.stormExtra.Store(int64(extra))
+		v.issued += len(r.workers) * extra
+		if r.emit != nil {
+			r.emit.Stop()
+		}
+		v.blocks = r.snd.Engine.Stats().Blocks
 		r.clock.storm.Add(1)
 	}
 }
@@ -78,30 +94,40 @@ func (v *voiceStorm) frame(r *renderer, i int) bool {
 		}
 		v.lost++
 	}
-	since := time.Since(v.at)
+	// A stage's time runs from when the mixer has taken its commands:
+	// two blocks after it began. A device that pulls in bursts (a paced
+	// PulseAudio sink, about half a second) runs the mixer that late.
+	if v.took.IsZero() && st.Blocks >= v.blocks+2 {
+		v.took = time.Now()
+	}
+	since := time.Duration(0)
+	if !v.took.IsZero() {
+		since = time.Since(v.took)
+	}
 	switch v.stage {
 	case stormBurst:
 		// The longest effect lasts 300 ms.
 		if since >= 600*time.Millisecond && i >= 30 {
-			v.next(stormFill)
+			v.next(stormFill, e)
 		}
 	case stormFill:
-		for k := range probes {
+		v.probes = min(v.cap-2, maxProbes)
+		for k := range v.probes {
 			v.probe[k] = v.play(r, probePrio)
 		}
 		v.low = v.play(r, probeLowPrio)
-		v.next(stormSteal)
+		v.next(stormSteal, e)
 	case stormSteal:
 		if since >= 150*time.Millisecond {
-			for k := probes; k < probes+probeExtra; k++ {
+			for k := v.probes; k < v.probes+probeExtra; k++ {
 				v.probe[k] = v.play(r, probePrio)
 			}
-			v.next(stormStop)
+			v.next(stormStop, e)
 		}
 	case stormStop:
 		if since >= 300*time.Millisecond {
 			v.lowPlays = e.Playing(v.low)
-			for k := range probes {
+			for k := range v.probes {
 				switch playing := e.Playing(v.probe[k]); {
 				case k < probeExtra-1 && !playing:
 					v.oldestGone++
@@ -109,24 +135,34 @@ func (v *voiceStorm) frame(r *renderer, i int) bool {
 					v.youngKept++
 				}
 			}
-			for k := probes; k < probes+probeExtra; k++ {
+			for k := v.probes; k < v.probes+probeExtra; k++ {
 				if e.Playing(v.probe[k]) {
 					v.extra++
 				}
 			}
-			for _, h := range v.probe {
+			for _, h := range v.probe[:v.probes+probeExtra] {
 				_ = e.Stop(h)
 			}
 			_ = e.Stop(v.low)
-			v.next(stormDone)
+			v.next(stormDone, e)
 		}
 	case stormDone:
-		return since >= 200*time.Millisecond
+		// The emitters play again once the stopped probes have left them
+		// room under the cap.
+		if since < 200*time.Millisecond || r.emit != nil && st.Active+r.emit.Len() > v.cap {
+			return false
+		}
+		if r.emit != nil {
+			r.emit.Restart(time.Since(r.start))
+		}
+		return true
 	}
 	return false
 }
 
-func (v *voiceStorm) next(stage int) { v.stage, v.at = stage, time.Now() }
+func (v *voiceStorm) next(stage int, e *voices.Engine) {
+	v.stage, v.at, v.blocks, v.took = stage, time.Now(), e.Stats().Blocks, time.Time{}
+}
 
 func (v *voiceStorm) play(r *renderer, prio int16) voices.Handle {
 	h, err := r.snd.PlayProbe(prio)
@@ -157,10 +193,10 @@ func (v *voiceStorm) verdict(p *phase) ([]string, string) {
 	if broken("voice-storm") {
 		oldest = probeExtra
 	}
-	if v.lowPlays || v.oldestGone != oldest || v.youngKept != probes-(probeExtra-1) || v.extra != probeExtra {
+	if v.lowPlays || v.oldestGone != oldest || v.youngKept != v.probes-(probeExtra-1) || v.extra != probeExtra {
 		bad = append(bad, fmt.Sprintf("steal order: low-priority probe playing %v (want false), %d of the oldest %d probes stolen (want %d), "+
 			"%d of the other %d kept (want all), %d of %d new probes playing",
-			v.lowPlays, v.oldestGone, probeExtra-1, oldest, v.youngKept, probes-(probeExtra-1), v.extra, probeExtra))
+			v.lowPlays, v.oldestGone, probeExtra-1, oldest, v.youngKept, v.probes-(probeExtra-1), v.extra, probeExtra))
 	}
 	if d.steals < probeExtra+1 {
 		bad = append(bad, fmt.Sprintf("%d steals in the phase, want the burst's and the probes' %d at least", d.steals, probeExtra+1))

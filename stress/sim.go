@@ -64,6 +64,13 @@ func simulate(cfg *config, sig *interrupts, stdout, stderr io.Writer) (*outcome,
 	var ready, wg sync.WaitGroup
 	r.snd = snd
 	r.sig = sig
+	if cfg.Emitters > 0 {
+		if r.emit, err = snd.NewEmitters(cfg.Emitters, uint64(cfg.seed)); err != nil {
+			rs.Abort()
+			_ = snd.Close()
+			return nil, err
+		}
+	}
 	logger.Info("stress: starting", "workers", cfg.workers, "backend", rs.Backend, "audio", snd.Name,
 		"settle", cfg.settle, "min_frames", cfg.minFrames, "selftest", cfg.selftest)
 

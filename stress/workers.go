@@ -39,8 +39,10 @@ type clock struct {
 	serial atomic.Uint64
 	stop   atomic.Bool
 	// storm counts the voice-storm bursts asked for: each worker issues
-	// stormPlays plays in the first tick that sees it rise.
-	storm atomic.Uint64
+	// stormPlays plays in the first tick that sees it rise, and
+	// stormExtra more (its share of a logical cap past 32).
+	storm      atomic.Uint64
+	stormExtra atomic.Int64
 }
 
 // worker is one simulated game worker (an AI thread in the reference
@@ -140,7 +142,7 @@ func (w *worker) tick(serial uint64, now time.Time) {
 
 	if b := w.clock.storm.Load(); b != w.storm {
 		w.storm = b
-		for range stormPlays {
+		for range stormPlays + w.clock.stormExtra.Load() {
 			w.play()
 		}
 	}

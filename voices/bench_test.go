@@ -122,8 +122,8 @@ func BenchmarkPlay(b *testing.B) {
 // (ratebus.go). The -block64 variants render the same 1024 frames per op
 // in 64-frame blocks, so their figures per op compare per frame with the
 // 1024-frame ones: the fixed cost of a block. vector-sinc-pitched plays
-// every voice pitched (at 1 to 1.09), each through its own scalar
-// dsp.Interp filter.
+// every voice pitched (at 1 to 1.09), each through its own
+// dsp.Interp filter (Kernels.FilterSteps).
 func BenchmarkMix32(b *testing.B) {
 	for _, c := range []struct {
 		name     string

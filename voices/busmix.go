@@ -103,6 +103,9 @@ func (m *mixer) mixVoices() int32 {
 		b.chain = b.paused || (i > 0 && x.buses[b.cfg.parent].chain)
 		b.touched, b.voices = i == 0, 0
 	}
+	if m.virt != nil {
+		m.rank()
+	}
 	var mixed int32
 	end := x.frame + int64(m.block)
 	for _, s := range m.active {
@@ -129,6 +132,10 @@ func (m *mixer) mixVoices() int32 {
 			if e.later && !m.startLater(v, e) {
 				continue
 			}
+		}
+		if m.virt != nil && m.virt.vv[s].mode == virtOff {
+			m.advanceVirtual(v, e, s, off)
+			continue
 		}
 		if v.clip.stream != nil && !m.streamGate(v) {
 			continue // starved: silent for the block (stream_mix.go)

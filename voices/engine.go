@@ -118,6 +118,13 @@ type EngineDesc struct {
 	// SpeedOfSound is in the game's units per second; 0 means
 	// DefaultSpeedOfSound.
 	SpeedOfSound float32
+
+	// Virtual, when set, is how many sounds may play at once (virtual.go,
+	// MaxVoices+1 to MaxVirtual), of which the MaxVoices most audible are
+	// mixed and the rest tracked in time. MaxVoices and FormatCaps then
+	// cap the mixed ones, and Play past them neither refuses nor steals.
+	// 0 means no virtual voices: Play past the caps follows Policy.
+	Virtual int
 }
 
 // PlayDesc holds a voice's settings. The zero value plays once at full
@@ -308,13 +315,23 @@ func NewEngine(d EngineDesc) (*Engine, error) {
 		return nil, fmt.Errorf("%w: QueueSize: %w", ErrInvalid, err)
 	}
 	e.q = q
-	e.slots = newSlotTable(d.MaxVoices, formats, caps, mult)
+	total, realCaps := d.MaxVoices, []int32(nil)
+	if d.Virtual != 0 {
+		if realCaps, err = virtualCaps(&d, caps, mult); err != nil {
+			return nil, err
+		}
+		total = d.Virtual
+	}
+	e.slots = newSlotTable(total, formats, caps, mult)
 	e.mix = newMixer(d.Format, d.BlockFrames, d.FadeFrames, d.Resampler, e.q, e.slots, &e.barrier, e.now)
 	if err := e.initExt(d); err != nil {
 		return nil, err
 	}
 	if err := e.init3D(d); err != nil {
 		return nil, err
+	}
+	if realCaps != nil {
+		e.mix.initVirtual(d.MaxVoices, realCaps)
 	}
 	e.src = &source{mix: e.mix}
 	e.dev = d.Device

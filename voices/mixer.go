@@ -89,6 +89,8 @@ type mixer struct {
 	sp mixSpatial // 3D sound: spatial.go
 
 	st streamMix // streaming (issue 19 item 3): stream_mix.go
+
+	virt *virtState // virtual voices (virtual.go); nil without them
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -203,6 +205,9 @@ func (m *mixer) renderBlock() {
 // gains returns the left and right gains v should reach this block: its
 // pan, its volume and its source format's gain.
 func (m *mixer) gains(v *voice) (float32, float32) {
+	if v.swapOut {
+		return 0, 0 // a virtual voice's swap out (virtual.go)
+	}
 	g := v.volume * m.formatGain[v.pool.fi]
 	return v.panL * g, v.panR * g
 }
@@ -452,6 +457,7 @@ func (m *mixer) endVoice(v *voice, s uint32) {
 	}
 	m.unpitch(s)
 	m.end3D(s)
+	m.endVirtual(s)
 	m.release(s, EventEnded)
 	v.clip.bank.readers.Add(-1)
 	counted := v.counted

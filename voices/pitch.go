@@ -22,8 +22,7 @@ const pitchSpan = 8192
 // to the mixer (the barrier holder).
 type pitchState struct {
 	bank  *dsp.PitchBank
-	l, r  []float32 // the decoded source, one plane per channel
-	ilv   []float32 // the same, interleaved, as dsp.Decode writes it
+	l, r  []float32 // the converted source, one plane per channel (Kernels.Split)
 	steps []uint64  // a block's steps, one per output
 }
 
@@ -35,9 +34,9 @@ func newPitchState(slots *slotTable, dev, block int) *pitchState {
 		most = max(most, pitchStep(slots.pools[i].format.Rate, dev, MaxPitch))
 	}
 	return &pitchState{
-		bank: dsp.PitchBankUpTo(most),
-		l:    make([]float32, pitchSpan), r: make([]float32, pitchSpan),
-		ilv:   make([]float32, 2*pitchSpan),
+		bank:  dsp.PitchBankUpTo(most),
+		l:     make([]float32, pitchSpan),
+		r:     make([]float32, pitchSpan),
 		steps: make([]uint64, block),
 	}
 }
@@ -93,9 +92,9 @@ func (v *voice) renderPitched(mix []frame, gl, gr float32) {
 	ps := v.ps
 	n := len(mix)
 	steps := ps.steps[:n]
-	d := int64(v.stepTo - v.step)
-	for i := range steps {
-		steps[i] = v.step + uint64(d*int64(i+1)/int64(n))
+	rampSteps(steps, v.step, v.stepTo)
+	if v.kind == dsp.KindS16Mono || v.kind == dsp.KindS16Stereo {
+		gl, gr = gl*dsp.S16Scale, gr*dsp.S16Scale // Split leaves 16-bit samples unscaled
 	}
 	t := ps.bank.For(max(v.step, v.stepTo))
 	K, half := t.Taps(), t.Half()
@@ -116,24 +115,20 @@ func (v *voice) renderPitched(mix []frame, gl, gr float32) {
 		// next output's window start in the planes' frame 0.
 		org := uint64(base+half) << 32
 		p := v.pos - org
-		c, q := 0, p
-		for i+c < n && int(q>>32)+K <= pitchSpan {
-			q += steps[i+c]
-			c++
-		}
+		c, q := fitSpan(steps[i:], p, K, v.step == v.stepTo)
 		span := int(q>>32) + K // frames the outputs read at most, and the next one's start
 		v.decodeStream(ps, base, min(span, pitchSpan))
-		t.FilterSteps(mix[i:i+c], ps.l, ps.r, v.mono, p, steps[i:i+c], gl, gr)
+		v.kern.FilterSteps(t, mix[i:i+c], ps.l, ps.r, v.mono, p, steps[i:i+c], gl, gr)
 		v.pos = org + q
 		i += c
 	}
 	v.step = v.stepTo
 }
 
-// decodeStream decodes n frames of the stream from frame base into the
-// planes of ps.
+// decodeStream converts n frames of the stream from frame base into the
+// planes of ps (Kernels.Split: 16-bit samples unscaled).
 func (v *voice) decodeStream(ps *pitchState, base, n int) {
-	ilv := ps.ilv[:2*n]
+	l, r := ps.l[:n], ps.r[:n]
 	fb := v.kind.FrameBytes()
 	for j := 0; j < n; {
 		s := base + j
@@ -144,19 +139,73 @@ func (v *voice) decodeStream(ps *pitchState, base, n int) {
 		switch {
 		case s < 0:
 			run = min(n-j, -s)
-			clear(ilv[2*j : 2*(j+run)])
+			clear(l[j : j+run])
+			clear(r[j : j+run])
 		case s >= v.end:
 			run = n - j
-			clear(ilv[2*j:])
+			clear(l[j:])
+			clear(r[j:])
 		default:
 			run = min(n-j, v.end-s)
-			dsp.Decode(v.kind, ilv[2*j:2*(j+run)], v.data[fb*s:fb*(s+run)])
+			v.kern.Split(v.kind, l[j:j+run], r[j:j+run], v.data[fb*s:fb*(s+run)])
 		}
 		j += run
 	}
-	l, r := ps.l[:n], ps.r[:n]
-	for j := range l {
-		l[j], r[j] = ilv[2*j], ilv[2*j+1]
+}
+
+// fitSpan returns how many outputs of steps, the first at position p in
+// the planes, have their window of K frames inside the span's
+// pitchSpan, and the position after the last of them. With constant
+// steps it divides instead of counting.
+func fitSpan(steps []uint64, p uint64, K int, constant bool) (int, uint64) {
+	if constant && len(steps) > 0 {
+		// Output c's window starts at frame (p + c·step)>>32.
+		room := uint64(pitchSpan-K)<<32 | (1<<32 - 1)
+		c := 0
+		if p <= room {
+			c = min(len(steps), int((room-p)/steps[0])+1)
+		}
+		return c, p + uint64(c)*steps[0]
+	}
+	c, q := 0, p
+	for c < len(steps) && int(q>>32)+K <= pitchSpan {
+		q += steps[c]
+		c++
+	}
+	return c, q
+}
+
+// rampSteps fills steps with a ramp from s0 to s1: output i of n
+// advances by s0 + (s1-s0)×(i+1)/n, the quotient truncated, so the last
+// is s1. It counts the quotient and remainder on, dividing once.
+func rampSteps(steps []uint64, s0, s1 uint64) {
+	if s0 == s1 {
+		if len(steps) > 0 {
+			steps[0] = s0
+		}
+		for k := 1; k < len(steps); k *= 2 {
+			copy(steps[k:], steps[:k])
+		}
+		return
+	}
+	n := uint64(len(steps))
+	up := s1 > s0
+	d := s1 - s0
+	if !up {
+		d = s0 - s1
+	}
+	dq, dr := d/n, d%n
+	var q, rem uint64
+	for i := range steps {
+		q, rem = q+dq, rem+dr
+		if rem >= n {
+			q, rem = q+1, rem-n
+		}
+		if up {
+			steps[i] = s0 + q
+		} else {
+			steps[i] = s0 - q
+		}
 	}
 }
 

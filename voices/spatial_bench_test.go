@@ -15,7 +15,7 @@ import (
 // impl=positioned-static the same without moving anything, so that no
 // gain ramps; impl=doppler turns
 // doppler on, which makes every voice pitched (each through its own
-// scalar filter), as in BenchmarkMix32's vector-sinc-pitched.
+// filter), as in BenchmarkMix32's vector-sinc-pitched.
 func BenchmarkMixSpatial32(b *testing.B) {
 	for _, impl := range []string{"unpositioned", "positioned-static", "positioned", "doppler"} {
 		b.Run("impl="+impl, func(b *testing.B) {

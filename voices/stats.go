@@ -95,6 +95,15 @@ type Stats struct {
 	// behind its voice; StreamUnderrunFrames the device frames played
 	// silent for it, a block at a time.
 	StreamUnderruns, StreamUnderrunFrames uint64
+
+	// Virtual voices (EngineDesc.Virtual; all zero without them). Real
+	// and Virtual are the last block's ranking: the sounds given a real
+	// voice, and those tracked without mixing. A sound waiting for its
+	// start time is in neither. RealMax is the real voices' cap
+	// (EngineDesc.MaxVoices); MaxVoices, Counted and Peak then count
+	// logical sounds. Swaps counts moves either way.
+	Real, Virtual, RealMax int
+	Swaps                  uint64
 }
 
 // Stats returns the engine's counters; safe from any goroutine.
@@ -118,6 +127,7 @@ func (e *Engine) Stats() Stats {
 	}
 	e.extStats(&s)
 	e.streamStats(&s)
+	e.virtStats(&s)
 	s.Underruns = s.Device.Underruns
 	s.DeviceLatency = s.Device.Latency + e.format.Duration(m.limDelay)
 	// Only the mixer enters the barrier, once per block: its passes are the

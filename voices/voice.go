@@ -59,6 +59,7 @@ type voice struct {
 	startOff   int    // on a bus, joining: its start's device frame inside the block
 	pitched    bool   // played with a pitch: resampled alone, step moving from step to stepTo
 	stepTo     uint64 // pitched: the step this block ramps to
+	swapOut    bool   // a virtual voice's swap out: its gains ramp to silence this block (virtual.go)
 
 	gainL, gainR float32 // gains applied at the end of the last block
 	fading       bool

@@ -48,6 +48,10 @@ type demo struct {
 	shotW       int    // their size
 	shotH       int
 	worldPaused bool // P: the world bus is paused
+
+	// The scene's emitters (-emitters) and their map (emitters.go).
+	emit *scene.Emitters
+	wmap *worldMap
 }
 
 // newDemo opens the window and builds every owner. On error it releases
@@ -91,6 +95,12 @@ func newDemo(o options, logger *slog.Logger) (*demo, error) {
 	}
 	d.panel = newPanel()
 	if d.overlay, err = newOverlay(); err != nil {
+		return nil, err
+	}
+	if d.emit, err = d.snd.NewEmitters(o.Emitters, 7); err != nil {
+		return nil, err
+	}
+	if d.wmap, err = newWorldMap(); err != nil {
 		return nil, err
 	}
 	d.slots = newSlotTracker(d.r.Tex, d.r.Clock, d.r.Heap.Capacity())
@@ -198,6 +208,7 @@ func (d *demo) step() error {
 	d.sim.Step(dt, float32(w), float32(h))
 	d.bounceEvents()
 	d.parts.step(dt)
+	d.wmap.step(d)
 	if err := d.draw(); err != nil {
 		return err
 	}
@@ -268,6 +279,9 @@ func (d *demo) draw() error {
 	}
 	d.parts.write(d.partQuads, d.r.Tex.Name(d.tex.White()))
 	d.win.Draw(off, d.partQuads.Runs())
+	if err := d.wmap.draw(d); err != nil {
+		return err
+	}
 	if err := d.overlay.draw(d); err != nil {
 		return err
 	}

@@ -116,6 +116,7 @@ func TestScreenshotShowsPanel(t *testing.T) {
 	}
 	checkNotBlank(t, img)
 	checkPanel(t, img)
+	checkMap(t, img)
 }
 
 func checkNotBlank(t *testing.T, img image.Image) {

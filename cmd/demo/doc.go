@@ -11,7 +11,13 @@
 //     marks;
 //   - the font atlas's slots;
 //   - arena use per consumer (renderer, sprites, particles);
-//   - the active voices.
+//   - the active voices;
+//   - the emitters, the real and virtual sounds, the swaps between them
+//     and the music stream's underruns.
+//
+// A world map in the bottom-left corner shows the scene's emitters from
+// above (-emitters, 200 by default) around the walking listener. An
+// emitter is lit while the mixer mixes it and dim while it is virtual.
 //
 // It runs the scene it shares with the stress tool (internal/scene). That
 // is the same upload arena layout, texture population and churn, sound

@@ -70,7 +70,7 @@ func parseKeys(s string) ([]keyPress, error) {
 }
 
 func parseOptions(args []string, usage io.Writer) (options, error) {
-	o := options{Options: scene.Options{Sprites: 300, Audio: "auto", Log: "text"}, width: 1024, height: 640, spritePath: pathBind}
+	o := options{Options: scene.Options{Sprites: 300, Audio: "auto", Log: "text", Emitters: 200}, width: 1024, height: 640, spritePath: pathBind}
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(usage)
 	o.Register(fs, "stop after this many frames (0: run until the window is closed)")

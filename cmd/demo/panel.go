@@ -58,7 +58,7 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 
 	// Background first, so everything else draws over it; its height is
 	// known from the line count.
-	lines := 7 + scene.ArenaCount
+	lines := 8 + scene.ArenaCount
 	height := float32(panelPad*2) + lineH*float32(lines) + barH + 8 + float32(3*(8+4))
 	w.Fill(white, panelX, panelY, panelX+panelW, panelY+height, colPanel)
 
@@ -111,6 +111,8 @@ func (p *panel) write(w *quads.Writer, d *demo) {
 	p.text = append(p.text, "  STOLEN "...)
 	p.text = strconv.AppendUint(p.text, vs.Steals, 10)
 	p.draw(w, d, x, y, colText)
+	y += lineH
+	p.scale(w, d, x, y, &vs)
 	y += lineH
 	// Each bus's peak over the last block, in percent of full scale.
 	p.text = p.text[:0]

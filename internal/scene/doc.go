@@ -14,7 +14,11 @@
 //   - Audio: the voices engine on oto or the offline device, the sound
 //     banks and the looping music. The banks are sounds/key.wav (embedded
 //     and read through voices/wav) and synthesised tones in five more
-//     source formats.
+//     source formats. The music is a stream: a WAV file written to a
+//     temporary directory at start, read as it plays.
+//   - Emitters: a few hundred looping positioned sounds that circle
+//     points of the world around a walking listener. The engine mixes the
+//     most audible. Doppler stays off, since pitched voices cost far more.
 //   - Render: the GL bootstrap and the headless one (OpenHeadless).
 //     OpenWindow brings up a GLFW window, GL fences, the persistently
 //     mapped upload buffer, gltex textures and the quad renderer. It starts
@@ -56,6 +60,9 @@
 // happened. The Plan's voices-stopall stage has returned, and each bank's
 // Release has proved it has no readers. Nothing reads it after. The bank
 // memory is the embedded WAV file's PCM (a view of the embedded bytes,
-// from voices/wav) and the synthesised tones. The upload Set reserves
+// from voices/wav) and the synthesised tones. The music stream's decoder
+// reads its file until the same stage closes the stream, then the file.
+// The file is unlinked once open (on Unix), so a killed run leaves none.
+// The upload Set reserves
 // scene.Reserved bytes at start-up and never more.
 package scene

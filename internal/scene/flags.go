@@ -21,6 +21,9 @@ type Options struct {
 	Sprites int    // -sprites: sprites drawn per frame
 	Audio   string // -audio: auto, oto or offline
 	Log     string // -log: text or json
+	// Emitters is -emitters: looping positioned sounds around the
+	// listener (emitters.go).
+	Emitters int
 }
 
 // AudioUsage is the -audio flag's help, with how to run oto without a
@@ -36,6 +39,7 @@ func (o *Options) Register(fs *flag.FlagSet, frames string) {
 	fs.IntVar(&o.Sprites, "sprites", o.Sprites, fmt.Sprintf("sprites drawn per frame, their vertices streamed through the sprites arena (1..%d)", MaxSprites))
 	fs.StringVar(&o.Audio, "audio", o.Audio, AudioUsage)
 	fs.StringVar(&o.Log, "log", o.Log, "log format on stderr: text or json")
+	fs.IntVar(&o.Emitters, "emitters", o.Emitters, fmt.Sprintf("looping positioned sounds moving around a walking listener, the most audible mixed (0..%d)", MaxEmitters))
 }
 
 // Parse parses args with fs, on which Register and the command's own
@@ -75,6 +79,8 @@ func (o *Options) Check() error {
 		return BadFlag("audio", o.Audio, "want auto, oto or offline")
 	case o.Log != "text" && o.Log != "json":
 		return BadFlag("log", o.Log, "want text or json")
+	case o.Emitters < 0 || o.Emitters > MaxEmitters:
+		return BadFlag("emitters", o.Emitters, fmt.Sprintf("want 0..%d", MaxEmitters))
 	}
 	return nil
 }

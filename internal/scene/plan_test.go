@@ -100,6 +100,9 @@ func TestOptionsCheck(t *testing.T) {
 		{[]string{"-sprites", "4097"}, "-sprites 4097"},
 		{[]string{"-audio", "pulse"}, "-audio pulse: want auto, oto or offline"},
 		{[]string{"-log", "xml"}, "-log xml: want text or json"},
+		{[]string{"-emitters", "900"}, ""},
+		{[]string{"-emitters", "-1"}, "-emitters -1: want 0..900"},
+		{[]string{"-emitters", "901"}, "-emitters 901: want 0..900"},
 	} {
 		o := scene.Options{Sprites: 300, Audio: "auto", Log: "text"}
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)

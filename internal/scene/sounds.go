@@ -44,7 +44,9 @@ var effectTones = [Effects]tones.Tone{
 	soundA220:   {Format: voices.Format{Rate: 22050, Channels: 2, Encoding: voices.EncodingInt16LE}, Freq: 220, Length: 300 * time.Millisecond},
 }
 
-// musicTone is the protected looping voice that plays for the whole run.
+// musicTone is the music's tone. Its one-second loop is the probes' clip
+// (PlayProbe); the music itself streams MusicLength of it from a file
+// (music.go).
 var musicTone = tones.Tone{Format: voices.Format{Rate: 44100, Channels: 2, Encoding: voices.EncodingInt16LE},
 	Freq: 110, Length: time.Second, Loop: true, Level: 0.4}
 
@@ -86,6 +88,13 @@ type Audio struct {
 	buses [Effects + 1]voices.Bus
 	sfx   voices.Bus
 	pitch pitcher // the sfx plays' random pitches: pitch.go
+
+	// Emitters (emitters.go): their loops' banks and clips.
+	emitBanks [len(emitterTones)]*voices.Bank
+	emitClips [len(emitterTones)]voices.Clip
+
+	// The streamed music (music.go).
+	music music
 }
 
 // OpenAudio opens the engine on the device mode asks for. "oto" must open
@@ -95,6 +104,7 @@ type Audio struct {
 // into banks and starts the music. It allocates everything Play needs.
 func OpenAudio(mode string, logger *slog.Logger) (*Audio, error) {
 	desc := voices.EngineDesc{Policy: voices.PolicySteal, Logger: logger, Buses: sceneBuses}
+	emitterEngine(&desc)
 	name := "oto"
 	if mode == "offline" {
 		desc.Device = voices.NewOffline(voices.OfflineDesc{RealTime: true})
@@ -119,7 +129,7 @@ func OpenAudio(mode string, logger *slog.Logger) (*Audio, error) {
 	_, off := e.Device().(*voices.Offline)
 	a := &Audio{Engine: e, Name: name, Offline: off}
 	if err := a.load(); err != nil {
-		_ = e.Close()
+		_ = a.Close()
 		return nil, err
 	}
 	return a, nil
@@ -158,8 +168,14 @@ func (a *Audio) load() error {
 	}
 	a.World, _ = a.Engine.Bus("world")
 	a.sfx, _ = a.Engine.Bus("sfx")
+	if err := a.loadEmitterClips(); err != nil {
+		return err
+	}
+	if err := a.openMusic(); err != nil {
+		return err
+	}
 	blocks := a.Engine.Stats().Blocks
-	h, err := a.Engine.Play(a.clips[Effects], voices.PlayDesc{Volume: 0.3, Loop: true, Protected: true, Priority: 100, Bus: a.buses[Effects]})
+	h, err := a.Engine.Play(a.music.stream.Clip(), voices.PlayDesc{Volume: 0.3, Loop: true, Protected: true, Priority: 100, Bus: a.buses[Effects]})
 	if err != nil {
 		return fmt.Errorf("scene: music: %w", err)
 	}
@@ -168,10 +184,16 @@ func (a *Audio) load() error {
 	// before its first block would cancel it, and a caller that counts the
 	// plays StopAll cancels (the stress tool) would count one it never
 	// made.
+	a.waitStarted(blocks)
+	return nil
+}
+
+// waitStarted waits, a second at most, until the mixer has run two
+// blocks past blocks: the plays queued before have started by then.
+func (a *Audio) waitStarted(blocks uint64) {
 	for deadline := time.Now().Add(time.Second); a.Engine.Stats().Blocks < blocks+2 && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 	}
-	return nil
 }
 
 // Effects returns the number of effects Play takes.
@@ -203,13 +225,21 @@ func (a *Audio) StopAll() error { return a.Engine.StopAll(time.Second) }
 // refuses new voices from then on, so nothing reads the memory again.
 func (a *Audio) ReleaseBanks() error {
 	var errs []error
-	for _, b := range a.banks {
+	for _, b := range append(a.banks[:], a.emitBanks[:]...) {
 		if err := b.Release(time.Second); err != nil {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, a.closeMusic())
 	return errors.Join(errs...)
 }
 
-// Close stops the device, the last audio stage.
-func (a *Audio) Close() error { return a.Engine.Close() }
+// Close stops the device, the last audio stage. Without the stages
+// before it (a failed start), it also closes the music stream and file.
+func (a *Audio) Close() error {
+	err := a.Engine.Close()
+	if a.music.stream == nil || a.music.closed {
+		return errors.Join(err, a.music.drop())
+	}
+	return errors.Join(err, a.closeMusic())
+}

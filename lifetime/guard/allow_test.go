@@ -135,3 +135,44 @@ func TestViolationInSyncNamesItsCaller(t *testing.T) {
 		})
 	}
 }
+
+// libAlloc stands in for a standard-library function that allocates
+// (encoding/binary.Read): decoderCalls (a decoder) and otherCalls (any
+// other code) both call it.
+//
+//go:noinline
+func libAlloc() { allocSink = make([]byte, 40) }
+
+//go:noinline
+func decoderCalls() { libAlloc() }
+
+//go:noinline
+func otherCalls() { libAlloc() }
+
+// TestAllowCallerNarrowsAnEntry: an entry with a Caller tolerates its
+// Site only where that caller called it; the same Site called from other
+// code is a violation, named by the Site.
+func TestAllowCallerNarrowsAnEntry(t *testing.T) {
+	const pkg = "github.com/steadyframe/steadyframe/lifetime/guard."
+	entry := Allow{Site: pkg + "libAlloc", Caller: pkg + "decoderCalls", Reason: "stands in for binary.Read under mewkiz/flac"}
+	exactSession(t, 3, func() error {
+		g, _ := newTestGuard(t, Desc{Settle: 1, Window: 1, Sites: true, Prefixes: unguarded, Allow: []Allow{entry}})
+		r := run(g, 6, func(i int) {
+			switch i {
+			case 2:
+				decoderCalls()
+			case 4:
+				otherCalls()
+			}
+		})
+		if r.Tolerated != 1 || r.Violations != 1 {
+			return fmt.Errorf("tolerated %d, violations %d, want 1 and 1: %+v", r.Tolerated, r.Violations, r.Log)
+		}
+		v := r.Log[0]
+		s, ok := siteNamed(v.Sites, pkg+"libAlloc")
+		if !within(v, 4) || !ok || s.Allowed != "" {
+			return fmt.Errorf("violation %+v, want frame 4 naming libAlloc, not tolerated", v)
+		}
+		return nil
+	})
+}

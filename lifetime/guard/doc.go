@@ -16,7 +16,9 @@
 //
 // Allow tolerates named third-party sites, each with a reason. It covers
 // only allocations whose innermost frame outside the runtime and sync is
-// that code. Nothing else is exempt except the runtime's own allocations
+// that code. An entry with a Caller is narrower still: it covers its
+// site only where that caller called it, as a decoder's calls into the
+// standard library. Nothing else is exempt except the runtime's own allocations
 // listed below. AllocPoke is the deliberate violation that guard
 // self-tests must catch.
 //

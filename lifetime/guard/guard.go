@@ -44,6 +44,11 @@ type Allow struct {
 	Site string
 	// Reason says why the allocation is tolerated; it must not be empty.
 	Reason string
+	// Caller, when set, narrows the entry to a Site called from code
+	// with this prefix. It is the first frame outward that Site does not
+	// match. It lets an entry cover a standard-library function, such as
+	// encoding/binary.Read, only where one decoder calls it.
+	Caller string
 }
 
 // Desc configures a Guard. The zero value of each field picks its

@@ -250,6 +250,7 @@ func (t *siteTracker) classify(stack []uintptr) (Site, stackKind) {
 	var found bool
 	var site Site
 	runtimeOnly := true
+	pend := -1 // an entry with a Caller matched inner: its caller decides
 	for {
 		f, more := frames.Next()
 		fn := f.Function
@@ -266,12 +267,25 @@ func (t *siteTracker) classify(stack []uintptr) (Site, stackKind) {
 		if fn != "" && !isRuntime(fn) {
 			runtimeOnly = false
 		}
+		if !found && fn != "" && !isPlumbing(fn) && pend >= 0 {
+			a := &t.allow[pend]
+			if strings.HasPrefix(fn, a.Site) {
+				goto next // still inside the entry's own code
+			}
+			pend = -1
+			if strings.HasPrefix(fn, a.Caller) {
+				site, found = inner, true
+				site.Allowed = a.Reason
+			}
+		}
 		if !found && fn != "" && !isPlumbing(fn) {
 			if !inner.isSet() {
 				inner = Site{Function: fn, File: f.File, Line: f.Line}
-				if reason := t.allowed(fn); reason != "" {
+				if i := t.allowIndex(fn); i >= 0 && t.allow[i].Caller != "" {
+					pend = i
+				} else if i >= 0 {
 					site, found = inner, true
-					site.Allowed = reason
+					site.Allowed = t.allow[i].Reason
 				}
 			}
 			if !found && t.guarded(fn) {
@@ -279,6 +293,7 @@ func (t *siteTracker) classify(stack []uintptr) (Site, stackKind) {
 				found = true
 			}
 		}
+	next:
 		if !more {
 			break
 		}
@@ -349,11 +364,21 @@ func (t *siteTracker) guarded(fn string) bool {
 	return false
 }
 
+// allowed returns the reason of the entry that covers fn whatever
+// calls it (one without a Caller), or "".
 func (t *siteTracker) allowed(fn string) string {
-	for _, a := range t.allow {
-		if strings.HasPrefix(fn, a.Site) {
-			return a.Reason
-		}
+	if i := t.allowIndex(fn); i >= 0 && t.allow[i].Caller == "" {
+		return t.allow[i].Reason
 	}
 	return ""
+}
+
+// allowIndex returns the first entry whose Site matches fn, or -1.
+func (t *siteTracker) allowIndex(fn string) int {
+	for i := range t.allow {
+		if strings.HasPrefix(fn, t.allow[i].Site) {
+			return i
+		}
+	}
+	return -1
 }

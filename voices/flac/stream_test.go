@@ -82,13 +82,12 @@ func TestSourceSeek(t *testing.T) {
 }
 
 // TestStreamGuard plays a looping FLAC stream under the allocation guard.
-// With GuardAllow the guard tolerates mewkiz/flac's own allocations. It
-// still reports the 2-byte buffer of the encoding/binary.Read that
-// mewkiz/flac calls for each frame's CRC: its innermost frame is the
-// standard library's, which no entry may cover without covering every
-// caller. Without GuardAllow every decoding frame is a violation. Either
-// way a violation is named by the innermost guarded frame, this
-// package's code that called the decoder.
+// With GuardAllow the guard tolerates mewkiz/flac's own allocations and
+// the standard library's io.TeeReader and encoding/binary.Read where it
+// calls them for each frame's CRC, and the run
+// passes. Without GuardAllow every decoding frame is a violation, named
+// by the innermost guarded frame: this package's code that called the
+// decoder.
 func TestStreamGuard(t *testing.T) {
 	defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
 	guard.EnableSiteProfiling()
@@ -129,7 +128,8 @@ func TestStreamGuard(t *testing.T) {
 		var tolerated, named int
 		for _, site := range g.Report().Sites {
 			switch {
-			case site.Allowed != "" && (strings.HasPrefix(site.Function, mewkizSite) || strings.HasPrefix(site.Function, bitioSite)):
+			case site.Allowed != "" && (strings.HasPrefix(site.Function, mewkizSite) || strings.HasPrefix(site.Function, bitioSite) ||
+				strings.HasPrefix(site.Function, "encoding/binary.") || site.Function == "io.TeeReader"):
 				tolerated++
 			case site.Allowed == "" && strings.Contains(site.Function, "voices/flac."):
 				named++
@@ -137,10 +137,10 @@ func TestStreamGuard(t *testing.T) {
 				t.Errorf("allow %v: a violation at %v", allow, site)
 			}
 		}
-		if allow && tolerated == 0 {
-			t.Errorf("with GuardAllow: verdict %v, no tolerated sites", verdict)
+		if allow && (tolerated == 0 || verdict != nil || named != 0) {
+			t.Errorf("with GuardAllow: verdict %v, %d tolerated sites, %d named; want a pass with tolerated sites", verdict, tolerated, named)
 		}
-		if !errors.Is(verdict, guard.ErrAllocation) || named == 0 {
+		if !allow && (!errors.Is(verdict, guard.ErrAllocation) || named == 0) {
 			t.Errorf("without GuardAllow: verdict %v, %d sites named in this package, want a violation there", verdict, named)
 		}
 		if err := e.Close(); err != nil {

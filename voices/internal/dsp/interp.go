@@ -21,7 +21,8 @@ const (
 // delay between two of them interpolated linearly. Positions are 32.32
 // fixed point, so a rate is kept to within 2^-32 of a frame per device
 // frame. It serves the rates whose exact ratio would need a SincTable of
-// more than maxSincPhases rows (Exact). It is scalar Go: each product is
+// more than maxSincPhases rows (Exact). Filter is scalar Go; the pitched
+// voices' Kernels.FilterSteps has vector kernels. Each product is
 // rounded to float32 before it is added (the explicit conversions stop
 // Go from fusing a multiply-add), so its bits are the same on every CPU.
 // An Interp is immutable, shared by every engine of the process with the
@@ -29,6 +30,10 @@ const (
 type Interp struct {
 	taps int // filter length in source frames: a multiple of 8
 	half int // source frames the filter reads before the position's own
+	// coef holds a row of taps coefficients per phase, and one more (the
+	// delay of a whole frame). A table of each phase's differences to
+	// the next would spare a subtraction a tap: no faster in the mix
+	// (docs/kernels.md), at twice the memory.
 	coef []float32
 }
 
@@ -128,16 +133,11 @@ func (t *Interp) Filter(out []Frame, l, r []float32, p, step uint64, gl, gr floa
 // at returns the filter's stereo output at the 32.32 position p, counted
 // from l[0] and r[0].
 func (t *Interp) at(l, r []float32, p uint64) (sl, sr float32) {
-	K := t.taps
-	j := int(p >> 32)
-	x := uint32(p)
-	ph := int(x >> (32 - interpBits))
-	w := float32(x<<interpBits) * (1.0 / (1 << 32)) // between rows ph and ph+1
-	c0 := t.coef[ph*K : ph*K+K : ph*K+K]
-	c1 := t.coef[(ph+1)*K : (ph+2)*K : (ph+2)*K]
+	c0, c1, w, j := t.rows(p)
+	K := len(c0)
 	wl := l[j : j+K : j+K]
 	wr := r[j : j+K : j+K]
-	c1, wl, wr = c1[:len(c0)], wl[:len(c0)], wr[:len(c0)] // one bounds check, not one a tap
+	c1, wl, wr = c1[:K], wl[:K], wr[:K] // one bounds check, not one a tap
 	for k := range c0 {
 		c := c0[k] + float32(w*float32(c1[k]-c0[k]))
 		sl += float32(c * wl[k])

@@ -167,6 +167,10 @@ type Kernels struct {
 	// frames at seams and ends (voices' sincEdges).
 	convert sincConverter
 	filter  sincFilter
+	// pitch and split are the pitched voices' filter and converter
+	// (Kernels.FilterSteps, Kernels.Split).
+	pitch pitchFilter
+	split sincConverter
 }
 
 // scalarKernels are the reference loops in plain Go: what other
@@ -179,6 +183,8 @@ var scalarKernels = Kernels{
 	linear:  [4]func([]Frame, []byte, uint64, uint64, float32, float32){resampleS16Mono, resampleS16Stereo, resampleF32Mono, resampleF32Stereo},
 	convert: convertScalar,
 	filter:  filterScalar,
+	pitch:   filterStepsScalar,
+	split:   convertScalar,
 }
 
 // ScalarKernels returns the reference kernels in plain Go.

@@ -53,6 +53,8 @@ func newVectorKernels(name string, ok, wide bool) *Kernels {
 		},
 		convert: convertVec,
 		filter:  filterVec(wide),
+		pitch:   filterStepsVec(wide),
+		split:   splitVec,
 	}
 }
 

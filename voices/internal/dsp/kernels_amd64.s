@@ -3547,3 +3547,863 @@ skip74:
 	JNZ   g73
 	VZEROUPPER
 	RET
+
+// func pitchMonoAVX2(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
+// Requires: AVX, AVX2
+TEXT ·pitchMonoAVX2(SB), NOSPLIT, $0-96
+	MOVQ      out+0(FP), DI
+	MOVQ      n+8(FP), CX
+	MOVQ      l+16(FP), SI
+	MOVQ      r+24(FP), R14
+	SUBQ      SI, R14
+	MOVQ      coef+32(FP), R8
+	MOVQ      taps+40(FP), R9
+	MOVQ      R9, R12
+	SHLQ      $0x02, R12
+	MOVQ      p+48(FP), DX
+	MOVQ      steps+56(FP), R13
+	VMOVSS    gl+64(FP), X15
+	VMOVSS    gr+68(FP), X13
+	VUNPCKLPS X13, X15, X15
+	VMOVSS    vecFracScale<>+0(SB), X12
+
+pitch75:
+	MOVQ         DX, AX
+	SHRQ         $0x20, AX
+	CMPQ         AX, limit+72(FP)
+	JGT          pbail76
+	LEAQ         (SI)(AX*4), BX
+	MOVL         DX, AX
+	MOVL         AX, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, AX
+	VCVTSI2SSQ   AX, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Y14
+	IMULQ        R9, R10
+	LEAQ         (R8)(R10*4), R10
+	MOVQ         R9, R11
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+
+ptaps77:
+	VMOVUPS (R10), Y0
+	VMOVUPS (R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (BX), Y0, Y2
+	VADDPS  Y2, Y4, Y4
+	SUBQ    $0x08, R11
+	JZ      ptapsdone78
+	VMOVUPS 32(R10), Y0
+	VMOVUPS 32(R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(BX), Y0, Y2
+	VADDPS  Y2, Y5, Y5
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	SUBQ    $0x08, R11
+	JNZ     ptaps77
+
+ptapsdone78:
+	VADDPS       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDPS       X5, X4, X4
+	VMOVHLPS     X4, X4, X5
+	VADDPS       X5, X4, X4
+	VMOVSHDUP    X4, X5
+	VADDSS       X5, X4, X4
+	VUNPCKLPS    X4, X4, X4
+	VMULPS       X15, X4, X4
+	VMOVSD       (DI), X5
+	VADDPS       X4, X5, X5
+	VMOVSD       X5, (DI)
+	ADDQ         (R13), DX
+	ADDQ         $0x08, R13
+	ADDQ         $0x08, DI
+	DECQ         CX
+	JNZ          pitch75
+	MOVQ         DX, next+80(FP)
+	MOVQ         $0x00000000, left+88(FP)
+	VZEROUPPER
+	RET
+
+pbail76:
+	MOVQ CX, left+88(FP)
+	VZEROUPPER
+	RET
+
+// func pitchMonoAVX512(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
+// Requires: AVX, AVX512F
+TEXT ·pitchMonoAVX512(SB), NOSPLIT, $0-96
+	MOVQ      out+0(FP), DI
+	MOVQ      n+8(FP), CX
+	MOVQ      l+16(FP), SI
+	MOVQ      r+24(FP), R14
+	SUBQ      SI, R14
+	MOVQ      coef+32(FP), R8
+	MOVQ      taps+40(FP), R9
+	MOVQ      R9, R12
+	SHLQ      $0x02, R12
+	MOVQ      p+48(FP), DX
+	MOVQ      steps+56(FP), R13
+	VMOVSS    gl+64(FP), X15
+	VMOVSS    gr+68(FP), X13
+	VUNPCKLPS X13, X15, X15
+	VMOVSS    vecFracScale<>+0(SB), X12
+
+pitch79:
+	MOVQ         DX, AX
+	SHRQ         $0x20, AX
+	CMPQ         AX, limit+72(FP)
+	JGT          pbail80
+	LEAQ         (SI)(AX*4), BX
+	MOVL         DX, AX
+	MOVL         AX, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, AX
+	VCVTSI2SSQ   AX, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Z14
+	IMULQ        R9, R10
+	LEAQ         (R8)(R10*4), R10
+	MOVQ         R9, R11
+	VPXORD       Z4, Z4, Z4
+
+ptaps81:
+	CMPQ    R11, $0x10
+	JB      ptail82
+	VMOVUPS (R10), Z0
+	VMOVUPS (R10)(R12*1), Z1
+	VSUBPS  Z0, Z1, Z1
+	VMULPS  Z14, Z1, Z1
+	VADDPS  Z1, Z0, Z0
+	VMULPS  (BX), Z0, Z2
+	VADDPS  Z2, Z4, Z4
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	SUBQ    $0x10, R11
+	JMP     ptaps81
+
+ptail82:
+	VEXTRACTF64X4 $0x01, Z4, Y5
+	TESTQ         R11, R11
+	JZ            ptapsdone83
+	VMOVUPS       (R10), Y0
+	VMOVUPS       (R10)(R12*1), Y1
+	VSUBPS        Y0, Y1, Y1
+	VMULPS        Y14, Y1, Y1
+	VADDPS        Y1, Y0, Y0
+	VMULPS        (BX), Y0, Y2
+	VADDPS        Y2, Y4, Y4
+
+ptapsdone83:
+	VADDPS       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDPS       X5, X4, X4
+	VMOVHLPS     X4, X4, X5
+	VADDPS       X5, X4, X4
+	VMOVSHDUP    X4, X5
+	VADDSS       X5, X4, X4
+	VUNPCKLPS    X4, X4, X4
+	VMULPS       X15, X4, X4
+	VMOVSD       (DI), X5
+	VADDPS       X4, X5, X5
+	VMOVSD       X5, (DI)
+	ADDQ         (R13), DX
+	ADDQ         $0x08, R13
+	ADDQ         $0x08, DI
+	DECQ         CX
+	JNZ          pitch79
+	MOVQ         DX, next+80(FP)
+	MOVQ         $0x00000000, left+88(FP)
+	VZEROUPPER
+	RET
+
+pbail80:
+	MOVQ CX, left+88(FP)
+	VZEROUPPER
+	RET
+
+// func pitchMonoPairsAVX2(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
+// Requires: AVX, AVX2
+TEXT ·pitchMonoPairsAVX2(SB), NOSPLIT, $0-96
+	VMOVSS       vecFracScale<>+0(SB), X12
+	MOVQ         out+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         l+16(FP), SI
+	MOVQ         r+24(FP), R14
+	SUBQ         SI, R14
+	MOVQ         coef+32(FP), R8
+	MOVQ         taps+40(FP), R12
+	SHLQ         $0x02, R12
+	MOVQ         p+48(FP), DX
+	MOVQ         steps+56(FP), R13
+	VMOVSS       gl+64(FP), X15
+	VMOVSS       gr+68(FP), X14
+	VUNPCKLPS    X14, X15, X15
+	VBROADCASTSD X15, Y15
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail84
+	LEAQ         (SI)(R9*4), BX
+	MOVL         DX, R9
+	MOVL         R9, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X14
+	VMULSS       X12, X14, X14
+	VBROADCASTSS X14, Y14
+	IMULQ        R12, R10
+	LEAQ         (R8)(R10*1), R10
+	ADDQ         (R13), DX
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail84
+	LEAQ         (SI)(R9*4), R15
+	MOVL         DX, R9
+	MOVL         R9, AX
+	SHRL         $0x17, AX
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Y13
+	IMULQ        R12, AX
+	LEAQ         (R8)(AX*1), AX
+	ADDQ         8(R13), DX
+	ADDQ         $0x10, R13
+	MOVQ         R12, R11
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+
+pptaps85:
+	VMOVUPS (R10), Y0
+	VMOVUPS (R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (BX), Y0, Y1
+	VADDPS  Y1, Y4, Y4
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (R15), Y0, Y1
+	VADDPS  Y1, Y6, Y6
+	SUBQ    $0x20, R11
+	JZ      pptapsdone86
+	VMOVUPS 32(R10), Y0
+	VMOVUPS 32(R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(BX), Y0, Y1
+	VADDPS  Y1, Y5, Y5
+	VMOVUPS 32(AX), Y0
+	VMOVUPS 32(AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(R15), Y0, Y1
+	VADDPS  Y1, Y7, Y7
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, R15
+	SUBQ    $0x20, R11
+	JNZ     pptaps85
+
+pptapsdone86:
+	VADDPS     Y5, Y4, Y4
+	VADDPS     Y7, Y6, Y6
+	VPERM2F128 $0x20, Y6, Y4, Y5
+	VPERM2F128 $0x31, Y6, Y4, Y7
+	VADDPS     Y7, Y5, Y8
+
+ppair87:
+	DECQ         CX
+	JZ           pplast88
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail84
+	LEAQ         (SI)(R9*4), BX
+	MOVL         DX, R9
+	MOVL         R9, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X14
+	VMULSS       X12, X14, X14
+	VBROADCASTSS X14, Y14
+	IMULQ        R12, R10
+	LEAQ         (R8)(R10*1), R10
+	ADDQ         (R13), DX
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail84
+	LEAQ         (SI)(R9*4), R15
+	MOVL         DX, R9
+	MOVL         R9, AX
+	SHRL         $0x17, AX
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Y13
+	IMULQ        R12, AX
+	LEAQ         (R8)(AX*1), AX
+	ADDQ         8(R13), DX
+	ADDQ         $0x10, R13
+	MOVQ         R12, R11
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+
+pptaps89:
+	VMOVUPS (R10), Y0
+	VMOVUPS (R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (BX), Y0, Y1
+	VADDPS  Y1, Y4, Y4
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (R15), Y0, Y1
+	VADDPS  Y1, Y6, Y6
+	SUBQ    $0x20, R11
+	JZ      pptapsdone90
+	VMOVUPS 32(R10), Y0
+	VMOVUPS 32(R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(BX), Y0, Y1
+	VADDPS  Y1, Y5, Y5
+	VMOVUPS 32(AX), Y0
+	VMOVUPS 32(AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(R15), Y0, Y1
+	VADDPS  Y1, Y7, Y7
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, R15
+	SUBQ    $0x20, R11
+	JNZ     pptaps89
+
+pptapsdone90:
+	VPERMILPS    $0x4e, Y8, Y0
+	VADDPS       Y0, Y8, Y8
+	VMOVSHDUP    Y8, Y0
+	VADDPS       Y0, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VUNPCKLPS    X0, X8, X8
+	VUNPCKLPS    X8, X8, X0
+	VMULPS       X15, X0, X0
+	VADDPS       (DI), X0, X0
+	VMOVUPS      X0, (DI)
+	ADDQ         $0x10, DI
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y7, Y6, Y6
+	VPERM2F128   $0x20, Y6, Y4, Y5
+	VPERM2F128   $0x31, Y6, Y4, Y7
+	VADDPS       Y7, Y5, Y8
+	JMP          ppair87
+
+pplast88:
+	VPERMILPS    $0x4e, Y8, Y0
+	VADDPS       Y0, Y8, Y8
+	VMOVSHDUP    Y8, Y0
+	VADDPS       Y0, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VUNPCKLPS    X0, X8, X8
+	VUNPCKLPS    X8, X8, X0
+	VMULPS       X15, X0, X0
+	VADDPS       (DI), X0, X0
+	VMOVUPS      X0, (DI)
+	ADDQ         $0x10, DI
+	MOVQ         DX, next+80(FP)
+	MOVQ         $0x00000000, left+88(FP)
+	VZEROUPPER
+	RET
+
+ppbail84:
+	MOVQ CX, left+88(FP)
+	VZEROUPPER
+	RET
+
+// func pitchStereoAVX2(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
+// Requires: AVX, AVX2
+TEXT ·pitchStereoAVX2(SB), NOSPLIT, $0-96
+	MOVQ      out+0(FP), DI
+	MOVQ      n+8(FP), CX
+	MOVQ      l+16(FP), SI
+	MOVQ      r+24(FP), R14
+	SUBQ      SI, R14
+	MOVQ      coef+32(FP), R8
+	MOVQ      taps+40(FP), R9
+	MOVQ      R9, R12
+	SHLQ      $0x02, R12
+	MOVQ      p+48(FP), DX
+	MOVQ      steps+56(FP), R13
+	VMOVSS    gl+64(FP), X15
+	VMOVSS    gr+68(FP), X13
+	VUNPCKLPS X13, X15, X15
+	VMOVSS    vecFracScale<>+0(SB), X12
+
+pitch91:
+	MOVQ         DX, AX
+	SHRQ         $0x20, AX
+	CMPQ         AX, limit+72(FP)
+	JGT          pbail92
+	LEAQ         (SI)(AX*4), BX
+	MOVL         DX, AX
+	MOVL         AX, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, AX
+	VCVTSI2SSQ   AX, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Y14
+	IMULQ        R9, R10
+	LEAQ         (R8)(R10*4), R10
+	MOVQ         R9, R11
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+
+ptaps93:
+	VMOVUPS (R10), Y0
+	VMOVUPS (R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (BX), Y0, Y2
+	VADDPS  Y2, Y4, Y4
+	VMULPS  (BX)(R14*1), Y0, Y3
+	VADDPS  Y3, Y6, Y6
+	SUBQ    $0x08, R11
+	JZ      ptapsdone94
+	VMOVUPS 32(R10), Y0
+	VMOVUPS 32(R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(BX), Y0, Y2
+	VADDPS  Y2, Y5, Y5
+	VMULPS  32(BX)(R14*1), Y0, Y3
+	VADDPS  Y3, Y7, Y7
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	SUBQ    $0x08, R11
+	JNZ     ptaps93
+
+ptapsdone94:
+	VADDPS       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDPS       X5, X4, X4
+	VMOVHLPS     X4, X4, X5
+	VADDPS       X5, X4, X4
+	VMOVSHDUP    X4, X5
+	VADDSS       X5, X4, X4
+	VADDPS       Y7, Y6, Y6
+	VEXTRACTF128 $0x01, Y6, X5
+	VADDPS       X5, X6, X6
+	VMOVHLPS     X6, X6, X5
+	VADDPS       X5, X6, X6
+	VMOVSHDUP    X6, X5
+	VADDSS       X5, X6, X6
+	VUNPCKLPS    X6, X4, X4
+	VMULPS       X15, X4, X4
+	VMOVSD       (DI), X5
+	VADDPS       X4, X5, X5
+	VMOVSD       X5, (DI)
+	ADDQ         (R13), DX
+	ADDQ         $0x08, R13
+	ADDQ         $0x08, DI
+	DECQ         CX
+	JNZ          pitch91
+	MOVQ         DX, next+80(FP)
+	MOVQ         $0x00000000, left+88(FP)
+	VZEROUPPER
+	RET
+
+pbail92:
+	MOVQ CX, left+88(FP)
+	VZEROUPPER
+	RET
+
+// func pitchStereoAVX512(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
+// Requires: AVX, AVX512F
+TEXT ·pitchStereoAVX512(SB), NOSPLIT, $0-96
+	MOVQ      out+0(FP), DI
+	MOVQ      n+8(FP), CX
+	MOVQ      l+16(FP), SI
+	MOVQ      r+24(FP), R14
+	SUBQ      SI, R14
+	MOVQ      coef+32(FP), R8
+	MOVQ      taps+40(FP), R9
+	MOVQ      R9, R12
+	SHLQ      $0x02, R12
+	MOVQ      p+48(FP), DX
+	MOVQ      steps+56(FP), R13
+	VMOVSS    gl+64(FP), X15
+	VMOVSS    gr+68(FP), X13
+	VUNPCKLPS X13, X15, X15
+	VMOVSS    vecFracScale<>+0(SB), X12
+
+pitch95:
+	MOVQ         DX, AX
+	SHRQ         $0x20, AX
+	CMPQ         AX, limit+72(FP)
+	JGT          pbail96
+	LEAQ         (SI)(AX*4), BX
+	MOVL         DX, AX
+	MOVL         AX, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, AX
+	VCVTSI2SSQ   AX, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Z14
+	IMULQ        R9, R10
+	LEAQ         (R8)(R10*4), R10
+	MOVQ         R9, R11
+	VPXORD       Z4, Z4, Z4
+	VPXORD       Z6, Z6, Z6
+
+ptaps97:
+	CMPQ    R11, $0x10
+	JB      ptail98
+	VMOVUPS (R10), Z0
+	VMOVUPS (R10)(R12*1), Z1
+	VSUBPS  Z0, Z1, Z1
+	VMULPS  Z14, Z1, Z1
+	VADDPS  Z1, Z0, Z0
+	VMULPS  (BX), Z0, Z2
+	VADDPS  Z2, Z4, Z4
+	VMULPS  (BX)(R14*1), Z0, Z3
+	VADDPS  Z3, Z6, Z6
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	SUBQ    $0x10, R11
+	JMP     ptaps97
+
+ptail98:
+	VEXTRACTF64X4 $0x01, Z4, Y5
+	VEXTRACTF64X4 $0x01, Z6, Y7
+	TESTQ         R11, R11
+	JZ            ptapsdone99
+	VMOVUPS       (R10), Y0
+	VMOVUPS       (R10)(R12*1), Y1
+	VSUBPS        Y0, Y1, Y1
+	VMULPS        Y14, Y1, Y1
+	VADDPS        Y1, Y0, Y0
+	VMULPS        (BX), Y0, Y2
+	VADDPS        Y2, Y4, Y4
+	VMULPS        (BX)(R14*1), Y0, Y3
+	VADDPS        Y3, Y6, Y6
+
+ptapsdone99:
+	VADDPS       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDPS       X5, X4, X4
+	VMOVHLPS     X4, X4, X5
+	VADDPS       X5, X4, X4
+	VMOVSHDUP    X4, X5
+	VADDSS       X5, X4, X4
+	VADDPS       Y7, Y6, Y6
+	VEXTRACTF128 $0x01, Y6, X5
+	VADDPS       X5, X6, X6
+	VMOVHLPS     X6, X6, X5
+	VADDPS       X5, X6, X6
+	VMOVSHDUP    X6, X5
+	VADDSS       X5, X6, X6
+	VUNPCKLPS    X6, X4, X4
+	VMULPS       X15, X4, X4
+	VMOVSD       (DI), X5
+	VADDPS       X4, X5, X5
+	VMOVSD       X5, (DI)
+	ADDQ         (R13), DX
+	ADDQ         $0x08, R13
+	ADDQ         $0x08, DI
+	DECQ         CX
+	JNZ          pitch95
+	MOVQ         DX, next+80(FP)
+	MOVQ         $0x00000000, left+88(FP)
+	VZEROUPPER
+	RET
+
+pbail96:
+	MOVQ CX, left+88(FP)
+	VZEROUPPER
+	RET
+
+// func pitchStereoPairsAVX2(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
+// Requires: AVX, AVX2
+TEXT ·pitchStereoPairsAVX2(SB), NOSPLIT, $0-96
+	VMOVSS       vecFracScale<>+0(SB), X12
+	MOVQ         out+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         l+16(FP), SI
+	MOVQ         r+24(FP), R14
+	SUBQ         SI, R14
+	MOVQ         coef+32(FP), R8
+	MOVQ         taps+40(FP), R12
+	SHLQ         $0x02, R12
+	MOVQ         p+48(FP), DX
+	MOVQ         steps+56(FP), R13
+	VMOVSS       gl+64(FP), X15
+	VMOVSS       gr+68(FP), X14
+	VUNPCKLPS    X14, X15, X15
+	VBROADCASTSD X15, Y15
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail100
+	LEAQ         (SI)(R9*4), BX
+	MOVL         DX, R9
+	MOVL         R9, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X14
+	VMULSS       X12, X14, X14
+	VBROADCASTSS X14, Y14
+	IMULQ        R12, R10
+	LEAQ         (R8)(R10*1), R10
+	ADDQ         (R13), DX
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail100
+	LEAQ         (SI)(R9*4), R15
+	MOVL         DX, R9
+	MOVL         R9, AX
+	SHRL         $0x17, AX
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Y13
+	IMULQ        R12, AX
+	LEAQ         (R8)(AX*1), AX
+	ADDQ         8(R13), DX
+	ADDQ         $0x10, R13
+	MOVQ         R12, R11
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+	VXORPS       Y8, Y8, Y8
+	VXORPS       Y9, Y9, Y9
+	VXORPS       Y10, Y10, Y10
+	VXORPS       Y11, Y11, Y11
+
+pptaps101:
+	VMOVUPS (R10), Y0
+	VMOVUPS (R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (BX), Y0, Y1
+	VADDPS  Y1, Y4, Y4
+	VMULPS  (BX)(R14*1), Y0, Y1
+	VADDPS  Y1, Y6, Y6
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (R15), Y0, Y1
+	VADDPS  Y1, Y8, Y8
+	VMULPS  (R15)(R14*1), Y0, Y1
+	VADDPS  Y1, Y10, Y10
+	SUBQ    $0x20, R11
+	JZ      pptapsdone102
+	VMOVUPS 32(R10), Y0
+	VMOVUPS 32(R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(BX), Y0, Y1
+	VADDPS  Y1, Y5, Y5
+	VMULPS  32(BX)(R14*1), Y0, Y1
+	VADDPS  Y1, Y7, Y7
+	VMOVUPS 32(AX), Y0
+	VMOVUPS 32(AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(R15), Y0, Y1
+	VADDPS  Y1, Y9, Y9
+	VMULPS  32(R15)(R14*1), Y0, Y1
+	VADDPS  Y1, Y11, Y11
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, R15
+	SUBQ    $0x20, R11
+	JNZ     pptaps101
+
+pptapsdone102:
+	VADDPS     Y5, Y4, Y4
+	VADDPS     Y7, Y6, Y6
+	VADDPS     Y9, Y8, Y8
+	VADDPS     Y11, Y10, Y10
+	VPERM2F128 $0x20, Y6, Y4, Y5
+	VPERM2F128 $0x31, Y6, Y4, Y7
+	VADDPS     Y7, Y5, Y2
+	VPERM2F128 $0x20, Y10, Y8, Y9
+	VPERM2F128 $0x31, Y10, Y8, Y11
+	VADDPS     Y11, Y9, Y3
+
+ppair103:
+	DECQ         CX
+	JZ           pplast104
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail100
+	LEAQ         (SI)(R9*4), BX
+	MOVL         DX, R9
+	MOVL         R9, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X14
+	VMULSS       X12, X14, X14
+	VBROADCASTSS X14, Y14
+	IMULQ        R12, R10
+	LEAQ         (R8)(R10*1), R10
+	ADDQ         (R13), DX
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail100
+	LEAQ         (SI)(R9*4), R15
+	MOVL         DX, R9
+	MOVL         R9, AX
+	SHRL         $0x17, AX
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Y13
+	IMULQ        R12, AX
+	LEAQ         (R8)(AX*1), AX
+	ADDQ         8(R13), DX
+	ADDQ         $0x10, R13
+	MOVQ         R12, R11
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+	VXORPS       Y8, Y8, Y8
+	VXORPS       Y9, Y9, Y9
+	VXORPS       Y10, Y10, Y10
+	VXORPS       Y11, Y11, Y11
+
+pptaps105:
+	VMOVUPS (R10), Y0
+	VMOVUPS (R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (BX), Y0, Y1
+	VADDPS  Y1, Y4, Y4
+	VMULPS  (BX)(R14*1), Y0, Y1
+	VADDPS  Y1, Y6, Y6
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (R15), Y0, Y1
+	VADDPS  Y1, Y8, Y8
+	VMULPS  (R15)(R14*1), Y0, Y1
+	VADDPS  Y1, Y10, Y10
+	SUBQ    $0x20, R11
+	JZ      pptapsdone106
+	VMOVUPS 32(R10), Y0
+	VMOVUPS 32(R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(BX), Y0, Y1
+	VADDPS  Y1, Y5, Y5
+	VMULPS  32(BX)(R14*1), Y0, Y1
+	VADDPS  Y1, Y7, Y7
+	VMOVUPS 32(AX), Y0
+	VMOVUPS 32(AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(R15), Y0, Y1
+	VADDPS  Y1, Y9, Y9
+	VMULPS  32(R15)(R14*1), Y0, Y1
+	VADDPS  Y1, Y11, Y11
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, R15
+	SUBQ    $0x20, R11
+	JNZ     pptaps105
+
+pptapsdone106:
+	VSHUFPS      $0x44, Y3, Y2, Y0
+	VSHUFPS      $0xee, Y3, Y2, Y1
+	VADDPS       Y1, Y0, Y0
+	VMOVSHDUP    Y0, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VSHUFPS      $0x88, X1, X0, X0
+	VPERMILPS    $0xd8, X0, X0
+	VMULPS       X15, X0, X0
+	VADDPS       (DI), X0, X0
+	VMOVUPS      X0, (DI)
+	ADDQ         $0x10, DI
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y7, Y6, Y6
+	VADDPS       Y9, Y8, Y8
+	VADDPS       Y11, Y10, Y10
+	VPERM2F128   $0x20, Y6, Y4, Y5
+	VPERM2F128   $0x31, Y6, Y4, Y7
+	VADDPS       Y7, Y5, Y2
+	VPERM2F128   $0x20, Y10, Y8, Y9
+	VPERM2F128   $0x31, Y10, Y8, Y11
+	VADDPS       Y11, Y9, Y3
+	JMP          ppair103
+
+pplast104:
+	VSHUFPS      $0x44, Y3, Y2, Y0
+	VSHUFPS      $0xee, Y3, Y2, Y1
+	VADDPS       Y1, Y0, Y0
+	VMOVSHDUP    Y0, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VSHUFPS      $0x88, X1, X0, X0
+	VPERMILPS    $0xd8, X0, X0
+	VMULPS       X15, X0, X0
+	VADDPS       (DI), X0, X0
+	VMOVUPS      X0, (DI)
+	ADDQ         $0x10, DI
+	MOVQ         DX, next+80(FP)
+	MOVQ         $0x00000000, left+88(FP)
+	VZEROUPPER
+	RET
+
+ppbail100:
+	MOVQ CX, left+88(FP)
+	VZEROUPPER
+	RET

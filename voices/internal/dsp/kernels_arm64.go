@@ -5,13 +5,14 @@ package dsp
 import "unsafe"
 
 // On arm64 the sinc's group filter runs on NEON (kernels_arm64.s), a
-// quarter of a group (four outputs) at a time; the other loops are the
-// scalar ones. Every arm64 CPU has NEON (Advanced SIMD is part of
-// ARMv8-A), so the set needs no feature check. The NEON filter gives the
-// scalar kernels' bits (TestVectorKernelsMatchScalar under
-// qemu-aarch64). How fast it runs on real arm64 hardware is not
-// measured here: scripts/ci-kernels.sh counts its instructions instead
-// (docs/kernels.md).
+// quarter of a group (four outputs) at a time, and so does the pitched
+// filter (pitch_arm64.s). The other loops are the scalar ones. Every
+// arm64 CPU has NEON (Advanced SIMD is part of ARMv8-A), so the set needs
+// no feature check. The NEON filters give the scalar kernels' bits
+// (TestVectorKernelsMatchScalar and TestVectorPitchMatchesScalar under
+// qemu-aarch64). How fast they run on real arm64 hardware is not
+// measured here: scripts/kernel-insns.sh counts their instructions
+// instead (docs/kernels.md).
 var (
 	neonKernels = &Kernels{
 		name:    "neon",
@@ -19,6 +20,8 @@ var (
 		linear:  scalarKernels.linear,
 		convert: convertScalar,
 		filter:  filterNEON,
+		pitch:   filterStepsNEON,
+		split:   convertScalar,
 	}
 	vectorSets = []*Kernels{neonKernels}
 )

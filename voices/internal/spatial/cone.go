@@ -27,12 +27,12 @@ func ConeGain(c Cone, src, lis Vec3) float64 {
 	}
 	cos := of(c.Direction).unit().dot(toLis.scale(1 / l))
 	angle := math.Acos(min(max(cos, -1), 1)) * 180 / math.Pi
-	in, out := float64(c.Inner)/2, float64(c.Outer)/2
+	in, out := float64(float64(c.Inner)/2), float64(float64(c.Outer)/2)
 	switch {
 	case angle <= in:
 		return 1
 	case angle >= out:
 		return float64(c.OuterGain)
 	}
-	return 1 + (float64(c.OuterGain)-1)*(angle-in)/(out-in)
+	return 1 + float64((float64(c.OuterGain)-1)*(angle-in)/(out-in))
 }

@@ -66,12 +66,12 @@ func Gain(m Model, d float64, s Distance) float64 {
 	g := 1.0
 	switch m {
 	case InverseClamped, Inverse:
-		if den := ref + roll*(d-ref); den > 0 {
+		if den := ref + float64(roll*(d-ref)); den > 0 {
 			g = ref / den
 		}
 	case LinearClamped, Linear:
 		if maxd > ref {
-			g = 1 - roll*(d-ref)/(maxd-ref)
+			g = 1 - float64(roll*(d-ref)/(maxd-ref))
 		}
 	case ExponentClamped, Exponent:
 		if d > 0 && ref > 0 {

@@ -30,7 +30,7 @@ func Ratio(d Doppler, src, srcVel, lis, lisVel Vec3) float64 {
 	sl = sl.scale(1 / l)
 	vls := min(of(lisVel).dot(sl), ss/df)
 	vss := min(of(srcVel).dot(sl), ss/df)
-	num, den := ss-df*vls, ss-df*vss
+	num, den := ss-float64(df*vls), ss-float64(df*vss)
 	if den <= 0 {
 		if num <= 0 {
 			return 1

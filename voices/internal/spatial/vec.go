@@ -8,19 +8,22 @@ import "math"
 type Vec3 struct{ X, Y, Z float32 }
 
 // vec is Vec3 in float64, for the arithmetic.
+//
+// Every product is wrapped in float64() where a sum follows, so no
+// architecture fuses it into a multiply-add: the bits match on every CPU.
 type vec struct{ x, y, z float64 }
 
 func of(v Vec3) vec { return vec{float64(v.X), float64(v.Y), float64(v.Z)} }
 
 func (a vec) sub(b vec) vec     { return vec{a.x - b.x, a.y - b.y, a.z - b.z} }
-func (a vec) dot(b vec) float64 { return a.x*b.x + a.y*b.y + a.z*b.z }
+func (a vec) dot(b vec) float64 { return float64(a.x*b.x) + float64(a.y*b.y) + float64(a.z*b.z) }
 func (a vec) len() float64      { return math.Sqrt(a.dot(a)) }
 func (a vec) scale(s float64) vec {
 	return vec{a.x * s, a.y * s, a.z * s}
 }
 
 func (a vec) cross(b vec) vec {
-	return vec{a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x}
+	return vec{float64(a.y*b.z) - float64(a.z*b.y), float64(a.z*b.x) - float64(a.x*b.z), float64(a.x*b.y) - float64(a.y*b.x)}
 }
 
 // unit returns a scaled to length 1, or the zero vector if a is zero.

@@ -35,6 +35,7 @@ func main() {
 	groupsAVX2()
 	linearAVX512()
 	groupsAVX512()
+	pitchKernels()
 	Generate()
 }
 
