@@ -31,13 +31,14 @@
 //
 // One play in four on the sfx bus gets a random pitch, up to an octave
 // either way. Half of those glide to a second pitch with SetPitch. A
-// pitched voice is resampled alone, in scalar Go, at about 43 times an
-// unpitched voice's mixing cost (voices' BenchmarkMix32). A quarter keeps
-// that cost small: a voice storm fills the 32 voices about half with sfx,
-// so some four are pitched. They take about 2% of a core, which the
-// mixer affords on a 2-core machine that also renders with llvmpipe.
-// Every sfx play pitched would mean some sixteen, four times that cost,
-// which a loaded machine may not spare.
+// pitched voice is resampled alone. With the vector kernels it costs
+// about 6 unpitched voices, and about 43 in the scalar build
+// (steadyframe_scalar, or a CPU without AVX2 or NEON). The mixer renders
+// at most 32 voices, the rest being virtual, and at most about half are
+// sfx. So some four are pitched, about 2% of a core even in the scalar
+// build, which a 2-core machine rendering with llvmpipe can spare. A
+// quarter also leaves most sfx voices on the shared rate buses, the path
+// the rest of the mix is measured on.
 //
 // # Ownership
 //
