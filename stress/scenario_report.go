@@ -48,7 +48,9 @@ func (d *director) judge(rep *report) []error {
 			problems = []string{"never ran: the run ended first (give it more -duration or -frames, or none)"}
 		case !p.done && p.last == 0:
 			problems = []string{"did not complete: the run ended first"}
-			p.last, p.at1 = rep.Frames, 0
+			// Its closing counters were never taken: count nothing rather
+			// than subtract from zero (a wrapped refusal count).
+			p.last, p.at1, p.c1 = rep.Frames, 0, p.c0
 		case !p.done:
 			problems = []string{fmt.Sprintf("did not complete within %d frames", phaseFrameLimit)}
 		}

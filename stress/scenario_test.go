@@ -168,8 +168,13 @@ func TestJudgeUnfinishedPhases(t *testing.T) {
 	d := newDirector(plan, nil)
 	d.phases[0].begun, d.phases[0].done, d.phases[0].frames = true, true, steadyFrames
 	d.phases[1].begun = true // the leak, cut short
+	d.phases[1].c0 = counters{voiceRefusals: 54, heapRefused: 3, steals: 2}
 	rep := &report{Frames: 500}
 	errs := d.judge(rep)
+	if s := rep.Scenarios[len(rep.Scenarios)-1]; s.VoiceRefused != 0 || s.HeapRefused != 0 || s.Steals != 0 {
+		t.Errorf("cut-short phase counts %d voice and %d heap refusals, %d steals; want 0 (not a wrapped subtraction)",
+			s.VoiceRefused, s.HeapRefused, s.Steals)
+	}
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "scenario leak (phase 2): did not complete") {
 		t.Errorf("errors %v, want the leak's, unfinished", errs)
 	}

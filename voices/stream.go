@@ -257,6 +257,7 @@ type streamDecoder struct {
 	pos       int64  // the source's next frame
 	tail      uint64 // silent frames still to write after the end
 	ended     bool   // the source's last frame is written
+	rewound   bool   // rewound, refilling: rewinding clears once the ring is full
 }
 
 // run is the decoder goroutine: it refills the ring, rewinds when the
@@ -274,19 +275,27 @@ func (d *streamDecoder) run() {
 		if s.quit.Load() {
 			return
 		}
-		if st.rewinding.Load() {
+		if st.rewinding.Load() && !d.rewound {
 			d.rewind()
 		}
 		if err := d.fill(); err != nil {
 			s.setErr(err)
 			d.finish()
 		}
+		if d.rewound {
+			// The ring is full again (or the stream has ended): the waiting
+			// voice may read it. Clearing rewinding before the refill made a
+			// replay's first block an underrun.
+			d.rewound = false
+			st.rewinding.Store(false)
+		}
 	}
 }
 
 // rewind moves the source back to its start and empties the ring. The
 // stream's voice has ended and the next one waits for rewinding to
-// clear, so nothing reads the ring meanwhile.
+// clear, so nothing reads the ring meanwhile. run clears it once the
+// refill is done.
 func (d *streamDecoder) rewind() {
 	st := d.st
 	d.pos, d.tail, d.ended = 0, 0, false
@@ -297,7 +306,7 @@ func (d *streamDecoder) rewind() {
 	st.written.Store(0)
 	st.consumed.Store(0)
 	st.eof.Store(false)
-	st.rewinding.Store(false)
+	d.rewound = true
 	if d.ended {
 		d.finish()
 	}
@@ -323,7 +332,7 @@ func (d *streamDecoder) fill() error {
 		}
 		w := st.written.Load()
 		room := st.consumed.Load() + st.n - st.behind - w
-		if room == 0 || st.rewinding.Load() {
+		if room == 0 || st.rewinding.Load() && !d.rewound {
 			return nil
 		}
 		at := w % st.n
