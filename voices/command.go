@@ -21,8 +21,7 @@ const (
 	cmdPitch // pitch.go
 	// 3D sound: spatial.go.
 	cmdListener
-	cmdPosition
-	cmdDirection
+	cmdDirection // SetPosition does not queue: spatial_pos.go
 )
 
 // command is one fixed-size request from a game goroutine to the mixer,
@@ -46,7 +45,7 @@ type command struct {
 	bus  uint8 // Play: the voice's bus; bus commands: the bus
 	op   uint8 // the command's variant: an After, or on/off
 	// 3D sound (spatial.go): SetListener's position, forward, up and
-	// velocity, or SetPosition's position and velocity.
+	// velocity, or SetDirection's direction.
 	v3 [12]float32
 }
 

@@ -301,7 +301,7 @@ func (m *mixer) drain() {
 				v.stepTo = pitchStep(v.pool.format.Rate, m.dev.Rate, c.value)
 				m.sp.v[c.slot].pitch = c.value // doppler multiplies it
 			}
-		case cmdListener, cmdPosition, cmdDirection:
+		case cmdListener, cmdDirection:
 			m.cmd3D(&c)
 		case cmdMaster:
 			m.master = c.value

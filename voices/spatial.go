@@ -88,6 +88,7 @@ type voice3D struct {
 	dist    spatial.Distance
 	cone    Cone
 	pitch   float32 // the voice's own pitch, which doppler multiplies
+	seen    uint32  // the sequence number of the last move read from pos (spatial_pos.go)
 }
 
 // mixSpatial is the mixer's 3D state.
@@ -111,6 +112,9 @@ type mixSpatial struct {
 	// cleared by the mixer before its slot is free again: SetPosition
 	// reads it to refuse a voice without one.
 	positioned []atomic.Bool
+	// pos holds each slot's latest SetPosition, written from any
+	// goroutine and read by the mixer each block (spatial_pos.go).
+	pos []posCell
 }
 
 // init3D checks EngineDesc's 3D fields and sets up the mixer's state.
@@ -141,7 +145,7 @@ func (e *Engine) init3D(d EngineDesc) error {
 	}
 	n := len(e.mix.voices)
 	e.mix.sp = mixSpatial{model: spatial.Model(d.DistanceModel), dist: ds, dop: dop,
-		basis: spatial.BasisOf(spatial.Listener{}), v: make([]voice3D, n), in: make([]Spatial, n), positioned: make([]atomic.Bool, n)}
+		basis: spatial.BasisOf(spatial.Listener{}), v: make([]voice3D, n), in: make([]Spatial, n), positioned: make([]atomic.Bool, n), pos: make([]posCell, n)}
 	return nil
 }
 
@@ -227,19 +231,27 @@ func badListener(l Listener) error {
 
 // SetPosition moves h's voice, played with PlayDesc.Spatial, to pos at
 // velocity vel, from the mixer's next block, its gains (and its doppler
-// pitch) ramped across that block. Safe from any goroutine. A voice
-// played without a Spatial is refused with ErrNotSpatial; its other
-// refusals are SetVolume's.
+// pitch) ramped across that block. Safe from any goroutine. It does not
+// queue: the voice keeps only its latest position, which the mixer reads
+// once a block, so moving many voices every frame never fills the
+// command queue. A voice played without a Spatial is refused with
+// ErrNotSpatial; its other refusals are ErrStaleHandle and ErrClosed.
 func (e *Engine) SetPosition(h Handle, pos, vel Vec3) error {
 	if !pos.finite() || !vel.finite() {
 		return fmt.Errorf("%w: SetPosition position %v or velocity %v not finite", ErrInvalid, pos, vel)
 	}
-	if s, ok := e.slots.liveHandle(h); ok && !e.mix.sp.positioned[s].Load() {
+	if e.closed.Load() {
+		return e.refuse(callSetPosition, reasonClosed, -1)
+	}
+	s, ok := e.slots.liveHandle(h)
+	if !ok {
+		return e.refuse(callSetPosition, reasonStale, -1)
+	}
+	if !e.mix.sp.positioned[s].Load() {
 		return ErrNotSpatial
 	}
-	c := command{kind: cmdPosition}
-	c.v3 = [12]float32{pos.X, pos.Y, pos.Z, vel.X, vel.Y, vel.Z}
-	return e.voiceCmd(h, c, callSetPosition)
+	e.mix.sp.pos[s].store(h.gen(), pos, vel)
+	return nil
 }
 
 // SetDirection turns the cone of h's voice, played with PlayDesc.Spatial,
@@ -261,7 +273,7 @@ func (e *Engine) SetDirection(h Handle, dir Vec3) error {
 
 func vecAt(a *[12]float32, i int) Vec3 { return Vec3{X: a[i], Y: a[i+1], Z: a[i+2]} }
 
-// cmd3D applies a SetListener, SetPosition or SetDirection (drain).
+// cmd3D applies a SetListener or SetDirection (drain).
 func (m *mixer) cmd3D(c *command) {
 	sp := &m.sp
 	if c.kind == cmdListener {
@@ -273,12 +285,7 @@ func (m *mixer) cmd3D(c *command) {
 	if v == nil {
 		return
 	}
-	p := &sp.v[c.slot]
-	if c.kind == cmdDirection {
-		p.cone.Direction = vecAt(&c.v3, 0)
-		return
-	}
-	p.pos, p.vel = vecAt(&c.v3, 0), vecAt(&c.v3, 3)
+	sp.v[c.slot].cone.Direction = vecAt(&c.v3, 0)
 }
 
 // start3D makes v, just started by c, a positioned voice: its first
@@ -294,6 +301,7 @@ func (m *mixer) start3D(v *voice, c *command) {
 		sp.v[c.slot].cone = Cone{Inner: 360, Outer: 360, OuterGain: 1}
 	}
 	sp.n++
+	m.latestPos(c.slot, v, &sp.v[c.slot])
 	m.place(v, &sp.v[c.slot])
 	v.gainL, v.gainR = m.gains(v)
 	if sp.v[c.slot].doppler {
@@ -318,7 +326,9 @@ func (m *mixer) end3D(s uint32) {
 func (m *mixer) spatialize() {
 	for _, s := range m.active {
 		if p := &m.sp.v[s]; p.on {
-			m.place(&m.voices[s], p)
+			v := &m.voices[s]
+			m.latestPos(s, v, p)
+			m.place(v, p)
 		}
 	}
 }

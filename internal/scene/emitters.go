@@ -203,10 +203,11 @@ func (m *Emitters) place(t time.Duration) {
 // position. Without doppler the velocities are not sent.
 //
 // Step sends nothing while the mixer has not run a block since the last
-// moves. Those moves still wait in the queue, and the next ones would
-// only queue behind them. A device that pulls in large bursts (a paced
-// PulseAudio sink, about half a second) filled 16384 commands without
-// this.
+// moves: the mixer has not read them yet, and the new ones would only
+// overwrite them. SetPosition keeps a voice's latest position rather than
+// queueing, so moves never fill the queue; this saves the writes a device
+// that pulls in bursts (a paced PulseAudio sink, about half a second)
+// would never see.
 func (m *Emitters) Step(t time.Duration) {
 	m.place(t)
 	b := m.eng.Stats().Blocks
