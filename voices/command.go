@@ -20,8 +20,7 @@ const (
 	cmdPause
 	cmdPitch // pitch.go
 	// 3D sound: spatial.go.
-	cmdListener
-	cmdDirection // SetPosition does not queue: spatial_pos.go
+	cmdDirection // SetListener and SetPosition do not queue: spatial_pos.go
 )
 
 // command is one fixed-size request from a game goroutine to the mixer,
@@ -44,9 +43,8 @@ type command struct {
 	fade int32 // frames of a fade (Play's fade-in, FadeBus, StopBus, Fade)
 	bus  uint8 // Play: the voice's bus; bus commands: the bus
 	op   uint8 // the command's variant: an After, or on/off
-	// 3D sound (spatial.go): SetListener's position, forward, up and
-	// velocity, or SetDirection's direction.
-	v3 [12]float32
+	// 3D sound (spatial.go): SetDirection's direction.
+	v3 [3]float32
 }
 
 const (

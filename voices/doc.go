@@ -181,10 +181,10 @@
 // # 3D sound
 //
 // A voice played with PlayDesc.Spatial has a position and a velocity
-// around one listener (spatial.go). SetListener goes through the command
-// queue like SetPan. SetPosition keeps only each voice's latest position,
-// which the mixer reads once a block, so it never fills the queue. Both
-// are safe from any goroutine and free of allocations. Each block, the mixer sets the voice's gain from
+// around one listener (spatial.go). SetListener and SetPosition do not
+// queue: the mixer reads the latest listener and each voice's latest
+// position once a block, so moves never fill the queue. Both are safe
+// from any goroutine and free of allocations. Each block, the mixer sets the voice's gain from
 // its distance (OpenAL 1.1's models) and cone, and its pan from its
 // direction, at constant power. The gains ramp across the block, so a
 // moving source has no zipper noise. With EngineDesc.DopplerFactor set, a

@@ -185,6 +185,7 @@ func (m *mixer) renderBlock() {
 		}
 	}
 	m.blockOrder = m.order
+	m.latestListener()
 	m.drain()
 	if m.sp.n > 0 {
 		m.spatialize()
@@ -301,7 +302,7 @@ func (m *mixer) drain() {
 				v.stepTo = pitchStep(v.pool.format.Rate, m.dev.Rate, c.value)
 				m.sp.v[c.slot].pitch = c.value // doppler multiplies it
 			}
-		case cmdListener, cmdDirection:
+		case cmdDirection:
 			m.cmd3D(&c)
 		case cmdMaster:
 			m.master = c.value

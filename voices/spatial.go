@@ -115,6 +115,10 @@ type mixSpatial struct {
 	// pos holds each slot's latest SetPosition, written from any
 	// goroutine and read by the mixer each block (spatial_pos.go).
 	pos []posCell
+	// lisCell holds the latest SetListener; lisSeen is the mixer's last
+	// read of it (spatial_pos.go).
+	lisCell listenerCell
+	lisSeen uint32
 }
 
 // init3D checks EngineDesc's 3D fields and sets up the mixer's state.
@@ -209,20 +213,19 @@ func (e *Engine) play3D(slot uint32, s *Spatial) {
 
 // SetListener moves and turns the listener, from the mixer's next
 // block; every positioned voice's gains ramp to their new values across
-// that block. Safe from any goroutine. Its refusals (ErrQueueFull,
-// ErrClosed) are the bare sentinels; a vector that is not finite, or
-// Forward and Up that are zero or parallel (but both zero), is
-// ErrInvalid.
+// that block. Safe from any goroutine. It does not queue: the mixer
+// reads the latest listener once a block. After Close it returns the
+// bare ErrClosed; a vector that is not finite, or Forward and Up that
+// are zero or parallel (but both zero), is ErrInvalid.
 func (e *Engine) SetListener(l Listener) error {
 	if !l.Position.finite() || !l.Forward.finite() || !l.Up.finite() || !l.Velocity.finite() || !l.sp().Oriented() {
 		return badListener(l)
 	}
-	c := command{kind: cmdListener}
-	c.v3 = [12]float32{
-		l.Position.X, l.Position.Y, l.Position.Z, l.Forward.X, l.Forward.Y, l.Forward.Z,
-		l.Up.X, l.Up.Y, l.Up.Z, l.Velocity.X, l.Velocity.Y, l.Velocity.Z,
+	if e.closed.Load() {
+		return e.refuse(callSetListener, reasonClosed, -1)
 	}
-	return e.ctlCmd(c, callSetListener, -1)
+	e.mix.sp.lisCell.store(l)
+	return nil
 }
 
 func badListener(l Listener) error {
@@ -267,20 +270,15 @@ func (e *Engine) SetDirection(h Handle, dir Vec3) error {
 		return ErrNotSpatial
 	}
 	c := command{kind: cmdDirection}
-	c.v3 = [12]float32{dir.X, dir.Y, dir.Z}
+	c.v3 = [3]float32{dir.X, dir.Y, dir.Z}
 	return e.voiceCmd(h, c, callSetDirection)
 }
 
-func vecAt(a *[12]float32, i int) Vec3 { return Vec3{X: a[i], Y: a[i+1], Z: a[i+2]} }
+func vecAt(a *[3]float32, i int) Vec3 { return Vec3{X: a[i], Y: a[i+1], Z: a[i+2]} }
 
-// cmd3D applies a SetListener or SetDirection (drain).
+// cmd3D applies a SetDirection (drain).
 func (m *mixer) cmd3D(c *command) {
 	sp := &m.sp
-	if c.kind == cmdListener {
-		sp.lis = Listener{Position: vecAt(&c.v3, 0), Forward: vecAt(&c.v3, 3), Up: vecAt(&c.v3, 6), Velocity: vecAt(&c.v3, 9)}
-		sp.basis = spatial.BasisOf(sp.lis.sp())
-		return
-	}
 	v := m.voiceFor(c)
 	if v == nil {
 		return

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// TestSetPositionNeverQueues: SetPosition keeps only a voice's latest
-// position. Ten thousand moves between two blocks, on an engine whose
-// queue holds 16 commands, all succeed, fill no queue, and the next
-// block mixes at the last one's gain.
+// TestSetPositionNeverQueues: SetPosition and SetListener keep only the
+// latest state. Ten thousand moves of each between two blocks, on an
+// engine whose queue holds 16 commands, all succeed, fill no queue, and
+// the next block mixes at the last ones' gain.
 func TestSetPositionNeverQueues(t *testing.T) {
 	const dc, block = 0.5, 256
 	e, dev := offlineEngine(t, EngineDesc{Formats: []Format{mono48f}, BlockFrames: block, QueueSize: 16})
@@ -28,6 +28,12 @@ func TestSetPositionNeverQueues(t *testing.T) {
 		}
 		if err := e.SetPosition(h, p, Vec3{}); err != nil {
 			t.Fatalf("move %d: %v", i, err)
+		}
+	}
+	for i := range 10000 { // the listener too: the last, at the origin, wins
+		lis := Listener{Position: Vec3{Y: float32(10000 - 1 - i)}}
+		if err := e.SetListener(lis); err != nil {
+			t.Fatalf("listener move %d: %v", i, err)
 		}
 	}
 	l, r := levels(t, dev, block)
