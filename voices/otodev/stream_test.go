@@ -65,8 +65,8 @@ func TestOtoStreamToFile(t *testing.T) {
 		t.Errorf("%d tone frames captured, want about %d", len(tone), want)
 	}
 	// The frequency is measured on each unbroken run of oto's 1024-frame
-	// reads: the unpaced device pads with silence whenever it outruns
-	// oto's buffer, and a zero-crossing count across the joins drifts.
+	// reads (the unpaced device pads with silence whenever it outruns
+	// oto's buffer), so that each stretch the stream fed is checked.
 	runs := 0
 	for i, start := 0, 0; i <= len(l); i++ {
 		if i == len(l) || l[i] == 0 {
