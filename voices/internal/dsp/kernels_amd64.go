@@ -75,23 +75,6 @@ func mixF32MonoAVX2(out *Frame, src *byte, n int, gl, gr float32)
 //go:noescape
 func mixF32StereoAVX2(out *Frame, src *byte, n int, gl, gr float32)
 
-// unityVec returns the vector version of a unity-rate loop: the AVX2
-// loop vec over the run's multiple of 8 frames, the scalar loop over the
-// rest. fb is a source frame's bytes, scale what vec needs the gains
-// multiplied by (s16Scale for 16-bit sources, 1 for float32: exact).
-func unityVec(vec func(out *Frame, src *byte, n int, gl, gr float32), scalar func([]Frame, []byte, float32, float32), fb int, scale float32) func([]Frame, []byte, float32, float32) {
-	return func(out []Frame, src []byte, gl, gr float32) {
-		if len(out) < 8 {
-			scalar(out, src, gl, gr)
-			return
-		}
-		_ = src[len(out)*fb-1]
-		n := len(out) &^ 7
-		vec(&out[0], &src[0], n, gl*scale, gr*scale)
-		scalar(out[n:], src[fb*n:], gl, gr)
-	}
-}
-
 //go:noescape
 func resampleS16MonoAVX2(out *Frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)
 

@@ -5,8 +5,9 @@ package dsp
 import "unsafe"
 
 // On arm64 the sinc's group filter runs on NEON (kernels_arm64.s), a
-// quarter of a group (four outputs) at a time, and so does the pitched
-// filter (pitch_arm64.s). The other loops are the scalar ones. Every
+// quarter of a group (four outputs) at a time, and so do the pitched
+// filter (pitch_arm64.s), the unity-rate mixers (mix_arm64.s) and the
+// converters (split_arm64.s). The other loops are the scalar ones. Every
 // arm64 CPU has NEON (Advanced SIMD is part of ARMv8-A), so the set needs
 // no feature check. The NEON filters give the scalar kernels' bits
 // (TestVectorKernelsMatchScalar and TestVectorPitchMatchesScalar under
@@ -16,12 +17,12 @@ import "unsafe"
 var (
 	neonKernels = &Kernels{
 		name:    "neon",
-		mix:     scalarKernels.mix,
+		mix:     neonMix,
 		linear:  scalarKernels.linear,
-		convert: convertScalar,
+		convert: splitNEON,
 		filter:  filterNEON,
 		pitch:   filterStepsNEON,
-		split:   convertScalar,
+		split:   splitNEON,
 	}
 	vectorSets = []*Kernels{neonKernels}
 )
