@@ -6,19 +6,20 @@ import "unsafe"
 
 // On arm64 the sinc's group filter runs on NEON (kernels_arm64.s), a
 // quarter of a group (four outputs) at a time, and so do the pitched
-// filter (pitch_arm64.s), the unity-rate mixers (mix_arm64.s) and the
-// converters (split_arm64.s). The other loops are the scalar ones. Every
+// filter (pitch_arm64.s), the unity-rate mixers (mix_arm64.s), the linear
+// resamplers (linear_arm64.s) and the converters (split_arm64.s). The
+// sinc's per-output kernels are the scalar ones. Every
 // arm64 CPU has NEON (Advanced SIMD is part of ARMv8-A), so the set needs
-// no feature check. The NEON filters give the scalar kernels' bits
-// (TestVectorKernelsMatchScalar and TestVectorPitchMatchesScalar under
-// qemu-aarch64). How fast they run on real arm64 hardware is not
+// no feature check. The NEON kernels give the scalar kernels' bits
+// (TestVectorKernelsMatchScalar, TestVectorPitchMatchesScalar and the
+// edge tests of vector_edges_test.go under qemu-aarch64). How fast they run on real arm64 hardware is not
 // measured here: scripts/kernel-insns.sh counts their instructions
 // instead (docs/kernels.md).
 var (
 	neonKernels = &Kernels{
 		name:    "neon",
 		mix:     neonMix,
-		linear:  scalarKernels.linear,
+		linear:  neonLinear,
 		convert: splitNEON,
 		filter:  filterNEON,
 		pitch:   filterStepsNEON,
