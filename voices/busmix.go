@@ -207,8 +207,8 @@ func (m *mixer) renderTimed(v *voice, e *voiceExt, dst []frame, at int) {
 		if gateMoving {
 			k = min(k, e.gate.next())
 		}
-		// Where a volume fade ending here leaves the next frame, in ticks:
-		// an AfterPause's gate starts there.
+		// Where a volume fade ending here leaves the next frame, in ticks
+		// (at most 0): an AfterPause's gate starts there.
 		at = e.vol.done + k*e.vol.unit - e.vol.total
 		e.vol.advance(k)
 		e.gate.advance(k)
@@ -217,7 +217,9 @@ func (m *mixer) renderTimed(v *voice, e *voiceExt, dst []frame, at int) {
 		}
 		tl, tr := m.gains(v)
 		g := e.gate.cur
-		v.render(dst[i:i+k], scratch, tl*g, tr*g)
+		if k > 0 { // 0: a rate bus's fade ends inside the next frame
+			v.render(dst[i:i+k], scratch, tl*g, tr*g)
+		}
 		i += k
 		if m.fadesEnded(v, e, volMoving, gateMoving) {
 			return

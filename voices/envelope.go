@@ -44,20 +44,22 @@ func (g *envelope) left() int {
 
 // next returns how many frames from here lie on one straight piece of
 // the envelope: up to its target, or to the end of its hold (done below
-// 0). Counting ticks, a frame may straddle the bend: it is a piece of
-// its own, so that the frames before it stay on their line.
+// 0). Counting ticks, a frame may straddle a bend. One past the hold's
+// end is a piece of its own. One past the target is not the envelope's:
+// next returns 0 before it, and advance(0) ends the envelope there, so
+// that what follows the envelope (a stop, a pause's gate) starts inside
+// that frame.
 func (g *envelope) next() int {
 	if g.unit == 0 {
 		return g.total - g.done
 	}
-	end := g.total
 	if g.done < 0 {
-		end = 0
+		return max(-g.done/g.unit, 1)
 	}
-	return max((end-g.done)/g.unit, 1)
+	return (g.total - g.done) / g.unit
 }
 
-// advance moves the envelope on by k frames (at most left()).
+// advance moves the envelope on by k frames (at most next()).
 func (g *envelope) advance(k int) {
 	if g.total == 0 {
 		return
@@ -66,13 +68,17 @@ func (g *envelope) advance(k int) {
 		k *= g.unit
 	}
 	g.done += k
-	if g.done >= g.total {
+	if g.done >= g.total || (k == 0 && g.total-g.done < g.unit) { // advance(0): the next frame is past the target
 		g.cur, g.done, g.total, g.unit = g.target, 0, 0, 0
 		return
 	}
+	g.cur = g.line()
+}
+
+// line returns the envelope's value at done: its start while it holds.
+func (g *envelope) line() float32 {
 	if g.done <= 0 {
-		g.cur = g.start // held: the line has not begun
-		return
+		return g.start
 	}
-	g.cur = g.start + float32((g.target-g.start)*float32(float64(g.done)*g.inv)) // unfused: the same bits on every CPU
+	return g.start + float32((g.target-g.start)*float32(float64(g.done)*g.inv)) // unfused: the same bits on every CPU
 }

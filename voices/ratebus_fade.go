@@ -17,7 +17,13 @@ package voices
 // The envelopes then count ticks: a device frame is src ticks and a
 // source frame dev ticks, so a fade of n device frames is n×src ticks
 // exactly, and each source frame takes the curve's value at the device
-// instant it plays at.
+// instant it plays at. renderTimed splits the block where a line bends,
+// as it does a device-rate voice's. A frame that straddles a fade's end
+// already takes what follows it: the target, a stop's fade-out, or a
+// pause's gate, which starts at its exact tick.
+//
+// BenchmarkMix32's voices do not fade: they keep the steady path, one
+// test and then voice.render at their gains.
 
 // fadeDelay returns how many source frames after the block's first
 // output position a fade set at the block's start begins: taps-half-1,
@@ -96,7 +102,7 @@ func (g *envelope) toSource(src, dev, at int) {
 // in device frames (advanceMember), and go back on the source frames
 // when the voice is real again (onSource).
 func (g *envelope) toDevice(src int) {
-	if g.unit == 0 {
+	if g.total == 0 || g.unit == 0 {
 		return
 	}
 	g.total /= src // a whole number of device frames: toSource multiplied it

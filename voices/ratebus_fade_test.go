@@ -3,6 +3,8 @@ package voices
 import (
 	"fmt"
 	"math"
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -104,9 +106,11 @@ func TestRateBusFadeFollowsItsCurve(t *testing.T) {
 			amp := 0.5 * float64(centre)
 			l, _ := renderMix(t, e, dev, 8192)
 			checkCurve(t, "fade-in", l, func(j int) float64 { return amp * min(float64(j+1)/fadeIn, 1) })
-			if end := lineEnd(l, 1000, 3800, amp); math.Abs(end-(fadeIn-1)) > 0.05 {
+			end := lineEnd(l, 1000, 3800, amp)
+			if math.Abs(end-(fadeIn-1)) > 0.05 {
 				t.Errorf("fade-in ends at frame %.3f, want %d (the voice starts on an idle bus's block)", end, fadeIn-1)
 			}
+			t.Logf("fade-in ends at %.3f", end)
 			if err := e.Fade(h, 0.25, 70*time.Millisecond, AfterStop); err != nil {
 				t.Fatal(err)
 			}
@@ -114,21 +118,22 @@ func TestRateBusFadeFollowsItsCurve(t *testing.T) {
 			l, _ = renderMix(t, e, dev, 8192)
 			want := func(j int) float64 { return amp * (1 - 0.75*min(max(float64(j+1)-d, 0)/fade, 1)) }
 			checkCurve(t, "fade to 0.25", l[:fade+int(d)], want)
-			end := lineEnd(l, 500, 2800, 0.25*amp)
+			end = lineEnd(l, 500, 2800, 0.25*amp)
 			if math.Abs(end-(fade-1+d)) > 0.05 {
 				t.Errorf("fade ends at frame %.3f, want %.3f: %d and the look-ahead's %.3f", end, fade-1+d, fade-1, d)
 			}
-			// The stop's fade: a device-rate voice reaches 0 128 frames
-			// after its fade's end.
+			// The stop's fade-out starts inside the source frame the fade
+			// ends in and lasts the voice's fade, the engine's 128 frames
+			// in whole source frames (58 from 22050 Hz, 117 from 44100).
 			s, _ := h.slot()
-			stopFrames := float64(e.mix.voices[s].fade) * 48000 / float64(rate)
+			src := 48000 / float64(rate) // device frames a source frame
+			stop := float64(e.mix.voices[s].fade)
 			lo := int(end) + 30
-			silent := lineEnd(l, lo, lo+int(stopFrames)-60, 0)
-			wantSilent := fade - 1 + d + DefaultFadeFrames
-			if src := 48000 / float64(rate); math.Abs(silent-wantSilent) > src {
-				t.Errorf("the stop's fade reaches 0 at frame %.3f, want %.3f within a source frame (%.2f)", silent, wantSilent, src)
+			silent := lineEnd(l, lo, lo+int(stop*src)-60, 0)
+			if w := fade - 1 + d; silent < w+(stop-1)*src-0.05 || silent > w+stop*src+0.05 {
+				t.Errorf("the stop's fade reaches 0 at frame %.3f, want %.3f to %.3f", silent, w+(stop-1)*src, w+stop*src)
 			}
-			t.Logf("delay %.3f frames; fade ends at %.3f (%.3f late), stop silent at %.3f (want %.3f)", d, end, end-(fade-1), silent, wantSilent)
+			t.Logf("delay %.3f frames; fade ends at %.3f (%.3f late), stop silent at %.3f (%.3f after; a device-rate voice: %d)", d, end, end-(fade-1), silent, silent-end, DefaultFadeFrames)
 			if !(silent > 0 && int(silent+d)+2 < len(l)) {
 				t.Fatalf("the stop's fade-out is not in the render (%.3f)", silent)
 			}
@@ -217,14 +222,15 @@ func TestRateBusPauseAfterFade(t *testing.T) {
 					t.Fatalf("paused voice sounds at frame %d: %v", int(shut)+int(d)+2+j, s)
 				}
 			}
-			// The voice stays on the source frame its gate shut on: the
-			// one the output plays at the device frame it shut, x. The
-			// position counts the frames summed, x+1 to x+2.
+			// The voice stays where its gate shut: at the source frame x
+			// the output plays at the device frame it shut. The position
+			// counts the frames summed, those up to x: x to x+1.
 			p, ok := e.Position(h)
 			x := (1024 + shut) * float64(rate) / 48000
-			if off := float64(p) - x - 1; !ok || off < -0.01 || off >= 1.01 {
-				t.Errorf("paused at source frame %d (%v), want %.2f to %.2f", p, ok, x+1, x+2)
+			if off := float64(p) - x; !ok || off < -0.01 || off > 1.01 {
+				t.Errorf("paused at source frame %d (%v), want %.2f to %.2f", p, ok, x, x+1)
 			}
+			t.Logf("paused at source frame %d (x = %.2f)", p, x)
 			renderMix(t, e, dev, 2048)
 			if q, _ := e.Position(h); q != p || !e.Playing(h) {
 				t.Fatalf("a paused voice moved from %d to %d (playing %v)", p, q, e.Playing(h))
@@ -237,5 +243,37 @@ func TestRateBusPauseAfterFade(t *testing.T) {
 				t.Errorf("resumed voice at %v, want %v", got, 0.25*amp)
 			}
 		})
+	}
+}
+
+// TestRateBusFadeDocNumbers keeps the docs' figures for the delay in
+// step with the filter: the README's look-ahead in source frames and
+// milliseconds, and docs/mixer.md's in device frames.
+func TestRateBusFadeDocNumbers(t *testing.T) {
+	e, _ := offlineEngine(t, EngineDesc{})
+	var n int
+	for _, b := range e.mix.buses {
+		if b.src == 22050 {
+			n = b.fadeDelay()
+		}
+	}
+	docs := map[string][]string{
+		"../README.md": {fmt.Sprintf("a constant %d source frames (%.1f ms at 22.05 kHz;", n, float64(n)*1000/22050)},
+		"../docs/mixer.md": {
+			fmt.Sprintf("starts %d source frames after the block's first output position", n),
+			fmt.Sprintf("%.1f device frames from 22050 Hz, %.1f from 44100 Hz", busFadeDelay(e, 22050), busFadeDelay(e, 44100)),
+		},
+	}
+	for doc, want := range docs {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(string(b)), " ")
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s does not say %q", doc, w)
+			}
+		}
 	}
 }
