@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,8 +36,12 @@ func busFadeDelay(e *Engine, rate int) float64 {
 // is 0), and returns the engine, its device and the voice.
 func dcVoice(t *testing.T, rate, lead int, fadeIn time.Duration) (*Engine, *Offline, Handle) {
 	t.Helper()
-	e, dev := offlineEngine(t, EngineDesc{Events: 16})
 	f := Format{Rate: rate, Channels: 1, Encoding: EncodingFloat32LE}
+	fs := DefaultFormats()
+	if !slices.Contains(fs, f) {
+		fs = append(fs, f)
+	}
+	e, dev := offlineEngine(t, EngineDesc{Events: 16, Formats: fs})
 	if lead > 0 {
 		_, bed := clipOf(t, e, "bed", f, make([]byte, 4*1000), ClipDesc{})
 		if _, err := e.Play(bed, PlayDesc{Loop: true}); err != nil {
@@ -155,9 +160,10 @@ func TestRateBusFadeFollowsItsCurve(t *testing.T) {
 // TestRateBusFadeDelayConstant fades a playing rate-bus voice at several
 // bus phases (its bus played for 1 to 7 blocks before it): the fade ends
 // at the same frame after its block, the asked one plus the look-ahead,
-// within 0.05 frames every time.
+// within 0.05 frames every time. Besides 22050 and 44100 Hz it plays
+// 44101 Hz (a dsp.Interp bus) and 96000 Hz (downsampling, 96 taps).
 func TestRateBusFadeDelayConstant(t *testing.T) {
-	for _, rate := range busFadeRates {
+	for _, rate := range []int{22050, 44100, 44101, 96000} {
 		for lead := 256; lead <= 7*256; lead += 2 * 256 {
 			t.Run(fmt.Sprint(rate, "/", lead), func(t *testing.T) {
 				const fade = 2400 // 50 ms
@@ -276,4 +282,69 @@ func TestRateBusFadeDocNumbers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRateBusFadeAcrossVirtual fades a 22050 Hz voice out over 400 ms
+// with AfterStop while a louder voice makes it virtual for about half of
+// the fade, then stops. The fade counts device frames while the voice is
+// virtual and source ticks while it is real, so it ends on time: the
+// stop's event comes within two blocks of the frame asked for, the fade's
+// end plus the look-ahead and the stop's fade-out.
+func TestRateBusFadeAcrossVirtual(t *testing.T) {
+	const block = 256
+	e, dev := offlineEngine(t, EngineDesc{MaxVoices: 1, Virtual: 8, BlockFrames: block, Events: 64})
+	f := Format{Rate: 22050, Channels: 1, Encoding: EncodingFloat32LE}
+	_, dc := clipOf(t, e, "dc", f, dcPCM(f, 2205, 0.25), ClipDesc{})
+	_, loud := clipOf(t, e, "loud", mono48f, dcPCM(mono48f, 4800, 0.25), ClipDesc{})
+	h, err := e.Play(dc, PlayDesc{Loop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := 0
+	step := func(blocks int) (stopped int) {
+		t.Helper()
+		stopped = -1
+		for range blocks {
+			render(t, dev, block)
+			frame += block
+			for ev, ok := e.PollEvent(); ok; ev, ok = e.PollEvent() {
+				if ev.Handle == h && ev.Kind == EventStopped {
+					stopped = frame
+				}
+			}
+		}
+		return stopped
+	}
+	step(4)
+	if err := e.Fade(h, 0, 400*time.Millisecond, AfterStop); err != nil {
+		t.Fatal(err)
+	}
+	start := frame
+	step(8)
+	a, err := e.Play(loud, PlayDesc{Loop: true, Volume: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step(4)
+	if m := e.modeOf(h); m != virtOff {
+		t.Fatalf("the fading voice's mode is %d beside a louder one, want virtual", m)
+	}
+	step(30) // about 160 ms virtual
+	if err := e.Stop(a); err != nil {
+		t.Fatal(err)
+	}
+	step(3)
+	if m := e.modeOf(h); m != virtReal {
+		t.Fatalf("the fading voice's mode is %d alone, want real", m)
+	}
+	stopped := -1
+	for i := 0; i < 60 && stopped < 0; i++ {
+		stopped = step(1)
+	}
+	s, _ := h.slot()
+	want := start + 19200 + int(busFadeDelay(e, 22050)) + e.mix.voices[s].fade*48000/22050
+	if stopped < 0 || stopped < want-2*block || stopped > want+2*block {
+		t.Fatalf("the fade's stop was reported in the block ending at frame %d, want %d within 2 blocks", stopped, want)
+	}
+	t.Logf("stop reported by frame %d; asked %d", stopped, want)
 }
