@@ -64,7 +64,13 @@ on_context() {
 	check "$name: GL test suites" sh -c "go test -count=1 -v ${gl_packages[*]} >'$log/$name-tests.log' 2>&1"
 	grep -E '^(ok|FAIL)' "$log/$name-tests.log" | sed 's/^/        /'
 	# A failure's report, or a crashed test binary's (no "--- FAIL" line).
+	# Under -v a test's t.Errorf lines stream before its "--- FAIL" line:
+	# each failed top-level test's output from its "=== RUN" is kept too.
 	grep -E -A12 -- '--- FAIL|^panic:|^SIGSEGV|^fatal error:|^signal: ' "$log/$name-tests.log" | head -60 || true
+	for t in $(sed -n 's/^--- FAIL: \([^ ]*\) .*/\1/p' "$log/$name-tests.log"); do
+		echo "        -- $t, its output:"
+		awk -v t="$t" '$0 == "=== RUN   " t {on = 1} on {print} on && $0 ~ "^--- FAIL: " t " " {exit}' "$log/$name-tests.log" | tail -40
+	done
 	# The hazard rig's own figures: 0 wrong frames fenced, the controls wrong.
 	grep -E 'hazard_test.go.*(fenced|unfenced|overwrite) +frames' "$log/$name-tests.log" | sed 's/^ */        /' || true
 	check "$name: glbuf.New picked map-range on OpenGL $version" \
