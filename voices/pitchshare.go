@@ -162,13 +162,12 @@ func (m *mixer) renderGroup(g *shareGroup, dst []frame) {
 				v.pos -= uint64(L) << 32
 			}
 		}
-		base := int(v.pos>>32) - half
-		if !v.loop && base >= v.end {
+		if base := int(v.pos>>32) - half; !v.loop && base >= v.end {
 			v.ended = true
-			continue
+		} else {
+			v.sumStream(sum, base, mb.gl, mb.gr)
+			v.pos += adv
 		}
-		v.sumStream(sum, base, mb.gl, mb.gr)
-		v.pos += adv
 		m.x.pos[mb.slot].Store(int64(v.pos >> 32))
 	}
 	l, r := ps.l[:span], ps.r[:span]
