@@ -154,12 +154,16 @@ func (m *mixer) mixVoices() int32 {
 		if e.vol.total == 0 && e.gate.total == 0 && off == 0 && !e.pausing {
 			tl, tr := m.gains(v)
 			g := e.gate.cur
+			if v.pitched && m.share(v, s, e.bus, tl*g, tr*g) {
+				continue // rendered with the voices in step with it (pitchshare.go)
+			}
 			v.render(b.buf, m.scratch, tl*g, tr*g)
 		} else {
 			m.renderTimed(v, e, b.buf[off:], 0)
 		}
 		x.pos[s].Store(int64(v.pos >> 32))
 	}
+	m.renderShared()
 	for _, r := range m.buses {
 		if len(r.members) == 0 && !r.live {
 			continue
