@@ -82,8 +82,9 @@
 // in the first octave, four per octave above, each a table built by
 // NewEngine. So nothing aliases, and the cutoff sits at most 20% low. Its
 // filter has AVX2 and NEON kernels. Voices in step (the same steady step
-// and position fraction) share one filter. 32 pitched voices at 7
-// pitches cost about 4 times the unpitched mix (BenchmarkMix32).
+// and position fraction) share one filter. 32 voices each at its own
+// pitch cost about 5.7 times the unpitched mix, or 4.5 times at 7
+// pitches started together (BenchmarkMix32).
 // SetPitch on a voice played without a pitch returns ErrNotPitched.
 //
 // The output is protected by a look-ahead peak limiter. It delays the mix
