@@ -50,7 +50,7 @@ want() { [[ " $groups " == *" $1 "* ]]; }
 per() {
 	a=$(count "$2" 2 "$3")
 	z=$(count "$2" 6 "$3")
-	echo "$1 ${2#Benchmark*/}: $(((z - a) / (4 * 1024))) instructions per output frame"
+	echo "$1 ${2#Benchmark*/}: $(awk -v a="$a" -v z="$z" 'BEGIN { printf "%.1f", (z - a) / (4 * 1024) }') instructions per output frame"
 }
 
 sinc='dsp\.(filterScalar|filterNEON|sincQuarters|sincDot|\(\*Kernels\)\.Filter)'
