@@ -58,10 +58,11 @@ func newVectorKernels(name string, ok, wide bool) *Kernels {
 	}
 }
 
-// The assembly loops take a multiple of 8 frames; each wrapper runs them
-// over as many as it can and the scalar loop over the rest. The slices'
-// lengths are the loops' only bounds, so each wrapper checks src holds
-// what its run reads before it passes pointers on.
+// The unity-rate assembly loops take any count of frames; the others a
+// multiple of 8, each wrapper running them over as many as it can and
+// the scalar loop over the rest. The slices' lengths are the loops' only
+// bounds, so each wrapper checks src holds what its run reads before it
+// passes pointers on.
 
 //go:noescape
 func mixS16MonoAVX2(out *Frame, src *byte, n int, gl, gr float32)
@@ -75,20 +76,28 @@ func mixF32MonoAVX2(out *Frame, src *byte, n int, gl, gr float32)
 //go:noescape
 func mixF32StereoAVX2(out *Frame, src *byte, n int, gl, gr float32)
 
-// unityVec returns the vector version of a unity-rate loop: the AVX2
-// loop vec over the run's multiple of 8 frames, the scalar loop over the
-// rest. fb is a source frame's bytes, scale what vec needs the gains
+// unityVec returns the vector version of a unity-rate loop. The AVX2
+// loop vec takes the run's multiple of 8 frames and, where src holds
+// eight whole frames from the last group's start, the last n%8 frames
+// too, in one masked group: so a short run (a rate bus's 29 frames a
+// 64-frame block) needs no scalar tail. Otherwise the scalar loop mixes
+// the rest. fb is a source frame's bytes, scale what vec needs the gains
 // multiplied by (s16Scale for 16-bit sources, 1 for float32: exact).
 func unityVec(vec func(out *Frame, src *byte, n int, gl, gr float32), scalar func([]Frame, []byte, float32, float32), fb int, scale float32) func([]Frame, []byte, float32, float32) {
 	return func(out []Frame, src []byte, gl, gr float32) {
-		if len(out) < 8 {
+		n := len(out)
+		if len(src) < (n+7)&^7*fb {
+			n &^= 7
+		}
+		if n == 0 {
 			scalar(out, src, gl, gr)
 			return
 		}
 		_ = src[len(out)*fb-1]
-		n := len(out) &^ 7
 		vec(&out[0], &src[0], n, gl*scale, gr*scale)
-		scalar(out[n:], src[fb*n:], gl, gr)
+		if n < len(out) {
+			scalar(out[n:], src[fb*n:], gl, gr)
+		}
 	}
 }
 
