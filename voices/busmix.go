@@ -144,9 +144,11 @@ func (m *mixer) mixVoices() int32 {
 		if v.bus != nil {
 			// Resampled on its source rate's bus: summed below, with
 			// fades moving a block at a time (advanceMember).
-			m.advanceMember(v, e)
+			if e.vol.total != 0 || e.gate.total != 0 {
+				m.advanceMember(v, e)
+			}
 			v.startOff = off
-			v.bus.members = append(v.bus.members, s)
+			v.bus.add(s, v.joining)
 			continue
 		}
 		if !b.touched {
@@ -155,7 +157,9 @@ func (m *mixer) mixVoices() int32 {
 		if e.vol.total == 0 && e.gate.total == 0 && off == 0 && !e.pausing {
 			tl, tr := m.gains(v)
 			g := e.gate.cur
-			v.render(b.buf, m.scratch, tl*g, tr*g)
+			if !v.renderSteady(b.buf, tl*g, tr*g) { // most voices, most blocks
+				v.render(b.buf, m.scratch, tl*g, tr*g)
+			}
 		} else {
 			m.renderTimed(v, e, b.buf[off:])
 		}

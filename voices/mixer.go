@@ -447,8 +447,12 @@ func (m *mixer) victim(p *formatPool, prio int16, sameFormat bool) *voice {
 // reap retires every ended voice, keeping the others in start order. From
 // here on nothing references the voice's clip memory.
 func (m *mixer) reap() {
-	kept := m.active[:0]
-	for _, s := range m.active {
+	i := 0 // most blocks end no voice: the list then stays as it is
+	for i < len(m.active) && !m.voices[m.active[i]].ended {
+		i++
+	}
+	kept := m.active[:i]
+	for _, s := range m.active[i:] {
 		v := &m.voices[s]
 		if !v.ended {
 			kept = append(kept, s)
