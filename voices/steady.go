@@ -10,8 +10,8 @@ import "github.com/steadyframe/steadyframe/voices/internal/dsp"
 // reports false. It gives the bits render's general path gives.
 //
 // At 64-frame blocks the general path's setup (the ramp, the run split,
-// the seam checks) cost about as much as the kernel itself
-// (docs/mixer.md, "Fixed per-block costs").
+// the seam checks) costs more than the kernel call (docs/mixer.md,
+// "Fewer steps a block").
 func (v *voice) renderSteady(mix []frame, tl, tr float32) bool {
 	if v.step != dsp.FracOne || v.fading || v.pitched || v.sinc != nil || tl != v.gainL || tr != v.gainR {
 		return false
