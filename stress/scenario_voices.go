@@ -11,6 +11,10 @@ import (
 // stormPlays is how many plays each worker issues in the burst frame.
 const stormPlays = 100
 
+// stormOver is how many times over a cap past voices.DefaultMaxVoices
+// (virtual voices) the burst plays.
+const stormOver = 2
+
 // Probe priorities: above every effect's (the scene plays effect i at
 // priority i), so no effect may steal a probe; the low probe is the one a
 // steal must take first. probes fills a cap of 32 but the music's and the
@@ -70,7 +74,13 @@ func (v *voiceStorm) start(r *renderer) {
 	if r.snd != nil && r.snd.Effects() > 0 {
 		// The burst must pass the cap, whatever it is; the emitters stop
 		// for the phase, so that the probes count against the cap alone.
-		extra := max(0, r.snd.Engine.Stats().MaxVoices-voices.DefaultMaxVoices) / len(r.workers)
+		// A larger cap takes twice its size in plays: a third of the
+		// effects have a cooldown, which refuses most of their burst, and
+		// the rest must still pass the cap for the burst to steal.
+		extra := 0
+		if c := r.snd.Engine.Stats().MaxVoices; c > voices.DefaultMaxVoices {
+			extra = (stormOver*c - voices.DefaultMaxVoices) / len(r.workers)
+		}
 		r.clock.stormExtra.Store(int64(extra))
 		v.issued += len(r.workers) * extra
 		if r.emit != nil {

@@ -40,7 +40,7 @@ type clock struct {
 	stop   atomic.Bool
 	// storm counts the voice-storm bursts asked for: each worker issues
 	// stormPlays plays in the first tick that sees it rise, and
-	// stormExtra more (its share of a logical cap past 32).
+	// stormExtra more (its share of twice a logical cap past 32).
 	storm      atomic.Uint64
 	stormExtra atomic.Int64
 }

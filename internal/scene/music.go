@@ -3,6 +3,7 @@ package scene
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -31,6 +32,9 @@ type music struct {
 	closed bool // the stream's Close returned nil
 }
 
+// musicFile is the music's file name in its temporary directory.
+const musicFile = "music.wav"
+
 // openMusic writes the track, opens it and makes the stream over it.
 func (a *Audio) openMusic() error {
 	pcm, err := tones.Synth(musicTrack)
@@ -45,7 +49,7 @@ func (a *Audio) openMusic() error {
 	if m.dir, err = os.MkdirTemp("", "steadyframe-music-"); err != nil {
 		return fmt.Errorf("scene: music file: %w", err)
 	}
-	path := filepath.Join(m.dir, "music.wav")
+	path := filepath.Join(m.dir, musicFile)
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		return fmt.Errorf("scene: music file: %w", err)
 	}
@@ -94,7 +98,13 @@ func (m *music) drop() error {
 		m.file = nil
 	}
 	if m.dir != "" {
-		errs = append(errs, os.RemoveAll(m.dir))
+		// The directory holds the one file. os.Remove, not RemoveAll:
+		// RemoveAll's Windows path asks for POSIX delete semantics, which
+		// wine refuses ("Invalid function"), failing the teardown there.
+		if err := os.Remove(filepath.Join(m.dir, musicFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+		errs = append(errs, os.Remove(m.dir))
 		m.dir = ""
 	}
 	return errors.Join(errs...)
