@@ -28,8 +28,9 @@ func benchFormats() []Format {
 //
 // The mixer renders blocks of block frames (0: the default) and, with
 // perVoice, resamples each voice on its own. A pitch other than 0 plays
-// every voice pitched (pitch.go), at pitches spread around it.
-func benchEngine(b *testing.B, voices int, rs Resampler, block int, perVoice bool, pitch float32) (*Engine, *Offline) {
+// every voice pitched (pitch.go), at pitches spread up to 9% above it:
+// each voice its own pitch, or with layers one of 7 pitches.
+func benchEngine(b *testing.B, voices int, rs Resampler, block int, perVoice bool, pitch float32, layers bool) (*Engine, *Offline) {
 	e, dev := offlineEngine(b, EngineDesc{QueueSize: 1 << 16, Resampler: rs, BlockFrames: block})
 	if perVoice {
 		e.mix.perVoice()
@@ -41,8 +42,11 @@ func benchEngine(b *testing.B, voices int, rs Resampler, block int, perVoice boo
 	}
 	for i := 0; i < voices; i++ {
 		d := PlayDesc{Loop: true, Pan: float32(i%5)/2 - 1}
-		if pitch != 0 {
-			d.Pitch = pitch * (1 + float32(i%7)/64) // up to 9% sharp: every voice its own step
+		switch {
+		case pitch != 0 && layers:
+			d.Pitch = pitch * (1 + float32(i%7)/64) // 7 pitches, up to 9% sharp
+		case pitch != 0:
+			d.Pitch = pitch * (1 + float32(i)*6/64/31) // up to 9% sharp: every voice its own step
 		}
 		if _, err := e.Play(clips[i%len(clips)], d); err != nil {
 			b.Fatal(err)
@@ -122,8 +126,11 @@ func BenchmarkPlay(b *testing.B) {
 // (ratebus.go). The -block64 variants render the same 1024 frames per op
 // in 64-frame blocks, so their figures per op compare per frame with the
 // 1024-frame ones: the fixed cost of a block. vector-sinc-pitched plays
-// every voice pitched (at 1 to 1.09), each through its own
-// dsp.Interp filter (Kernels.FilterSteps).
+// every voice pitched (at 1 to 1.09), each at its own pitch and so
+// through its own dsp.Interp filter (Kernels.FilterSteps).
+// vector-sinc-pitched-layers plays them at 7 pitches, all started in one
+// block, as a sound's layers are: voices of one rate and one pitch are in
+// step and share a filter (pitchshare.go), 20 filters instead of 32.
 func BenchmarkMix32(b *testing.B) {
 	for _, c := range []struct {
 		name     string
@@ -132,18 +139,20 @@ func BenchmarkMix32(b *testing.B) {
 		block    int
 		perVoice bool
 		pitch    float32
+		layers   bool
 	}{
-		{"impl=scalar-linear", dsp.ScalarKernels(), ResamplerLinear, 1024, false, 0},
-		{"impl=vector-linear", dsp.BestKernels(), ResamplerLinear, 1024, false, 0},
-		{"impl=scalar-sinc", dsp.ScalarKernels(), ResamplerSinc, 1024, false, 0},
-		{"impl=vector-sinc", dsp.BestKernels(), ResamplerSinc, 1024, false, 0},
-		{"impl=vector-sinc-pervoice", dsp.BestKernels(), ResamplerSinc, 1024, true, 0},
-		{"impl=vector-linear-block64", dsp.BestKernels(), ResamplerLinear, 64, false, 0},
-		{"impl=vector-sinc-block64", dsp.BestKernels(), ResamplerSinc, 64, false, 0},
-		{"impl=vector-sinc-pitched", dsp.BestKernels(), ResamplerSinc, 1024, false, 1},
+		{"impl=scalar-linear", dsp.ScalarKernels(), ResamplerLinear, 1024, false, 0, false},
+		{"impl=vector-linear", dsp.BestKernels(), ResamplerLinear, 1024, false, 0, false},
+		{"impl=scalar-sinc", dsp.ScalarKernels(), ResamplerSinc, 1024, false, 0, false},
+		{"impl=vector-sinc", dsp.BestKernels(), ResamplerSinc, 1024, false, 0, false},
+		{"impl=vector-sinc-pervoice", dsp.BestKernels(), ResamplerSinc, 1024, true, 0, false},
+		{"impl=vector-linear-block64", dsp.BestKernels(), ResamplerLinear, 64, false, 0, false},
+		{"impl=vector-sinc-block64", dsp.BestKernels(), ResamplerSinc, 64, false, 0, false},
+		{"impl=vector-sinc-pitched", dsp.BestKernels(), ResamplerSinc, 1024, false, 1, false},
+		{"impl=vector-sinc-pitched-layers", dsp.BestKernels(), ResamplerSinc, 1024, false, 1, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			e, _ := benchEngine(b, 32, c.rs, c.block, c.perVoice, c.pitch)
+			e, _ := benchEngine(b, 32, c.rs, c.block, c.perVoice, c.pitch, c.layers)
 			buf := make([]byte, 1024*8)
 			_, _ = e.mix.Read(buf) // start the voices before switching kernels
 			e.mix.setKernels(c.ks)

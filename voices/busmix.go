@@ -142,11 +142,8 @@ func (m *mixer) mixVoices() int32 {
 		}
 		mixed++
 		if v.bus != nil {
-			// Resampled on its source rate's bus: summed below, with
-			// fades moving a block at a time (advanceMember).
-			if e.vol.total != 0 || e.gate.total != 0 {
-				m.advanceMember(v, e)
-			}
+			// Resampled on its source rate's bus: summed below, fades
+			// and all (renderMember).
 			v.startOff = off
 			v.bus.add(s, v.joining)
 			continue
@@ -157,14 +154,18 @@ func (m *mixer) mixVoices() int32 {
 		if e.vol.total == 0 && e.gate.total == 0 && off == 0 && !e.pausing {
 			tl, tr := m.gains(v)
 			g := e.gate.cur
+			if v.pitched && m.share(v, s, e.bus, tl*g, tr*g) {
+				continue // rendered with the voices in step with it (pitchshare.go)
+			}
 			if !v.renderSteady(b.buf, tl*g, tr*g) { // most voices, most blocks
 				v.render(b.buf, m.scratch, tl*g, tr*g)
 			}
 		} else {
-			m.renderTimed(v, e, b.buf[off:])
+			m.renderTimed(v, e, b.buf[off:], 0)
 		}
 		x.pos[s].Store(int64(v.pos >> 32))
 	}
+	m.renderShared()
 	for _, r := range m.buses {
 		if len(r.members) == 0 && !r.live {
 			continue
@@ -193,17 +194,28 @@ func (x *mixExt) touch(i uint8) {
 // renderTimed renders a voice whose volume or gate is moving, or whose
 // start lies inside the block, splitting the block where a fade ends, so
 // that every fade follows its line to the frame and acts (stop, pause)
-// on the frame it ends.
-func (m *mixer) renderTimed(v *voice, e *voiceExt, dst []frame) {
+// on the frame it ends. A rate bus's voice renders its source frames
+// (renderMember): its new fades start at at ticks (ratebus_fade.go).
+func (m *mixer) renderTimed(v *voice, e *voiceExt, dst []frame, at int) {
+	scratch := m.scratch
+	if v.bus != nil {
+		scratch = m.srcScratch
+	}
 	for i := 0; i < len(dst) && !v.ended; {
+		if v.bus != nil {
+			m.onSource(v, e, at)
+		}
 		k := len(dst) - i
 		volMoving, gateMoving := e.vol.total != 0, e.gate.total != 0
 		if volMoving {
-			k = min(k, e.vol.left())
+			k = min(k, e.vol.next())
 		}
 		if gateMoving {
-			k = min(k, e.gate.left())
+			k = min(k, e.gate.next())
 		}
+		// Where a volume fade ending here leaves the next frame, in ticks
+		// (at most 0): an AfterPause's gate starts there.
+		at = e.vol.done + k*e.vol.unit - e.vol.total
 		e.vol.advance(k)
 		e.gate.advance(k)
 		if volMoving {
@@ -211,7 +223,9 @@ func (m *mixer) renderTimed(v *voice, e *voiceExt, dst []frame) {
 		}
 		tl, tr := m.gains(v)
 		g := e.gate.cur
-		v.render(dst[i:i+k], m.scratch, tl*g, tr*g)
+		if k > 0 { // 0: a rate bus's fade ends inside the next frame
+			v.render(dst[i:i+k], scratch, tl*g, tr*g)
+		}
 		i += k
 		if m.fadesEnded(v, e, volMoving, gateMoving) {
 			return
@@ -241,15 +255,16 @@ func (m *mixer) fadesEnded(v *voice, e *voiceExt, volMoving, gateMoving bool) bo
 	return false
 }
 
-// advanceMember moves the fades of a voice on a rate bus on by a block.
-// Summed at the source rate, it takes its volume and gate per block: the
-// voice's own gain ramp runs each block's move as a straight line, so a
-// fade follows its line, and ends (and stops or pauses the voice) at the
-// end of the block it ends in, at most a block late.
+// advanceMember moves the fades of a voice that is not mixed (a virtual
+// one) on by a block, in device frames, and acts on those that end.
 func (m *mixer) advanceMember(v *voice, e *voiceExt) {
 	volMoving, gateMoving := e.vol.total != 0, e.gate.total != 0
 	if !volMoving && !gateMoving {
 		return
+	}
+	if v.bus != nil {
+		e.vol.toDevice(v.bus.src)
+		e.gate.toDevice(v.bus.src)
 	}
 	e.vol.advance(m.block)
 	e.gate.advance(m.block)

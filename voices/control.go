@@ -138,7 +138,9 @@ func (e *Engine) Resume(h Handle) error {
 
 // Fade moves h's volume (0..4) to v over d, linearly in amplitude and
 // exact to the frame, from the mixer's next block, then does what after
-// says. SetVolume cancels a fade in progress. It refuses as Pause does.
+// says. A voice on a rate bus starts it later by its filter's look-ahead,
+// a constant (docs/mixer.md). SetVolume cancels a fade in progress. It
+// refuses as Pause does.
 func (e *Engine) Fade(h Handle, v float32, d time.Duration, after After) error {
 	if err := checkVolume(v); err != nil {
 		return err

@@ -91,6 +91,10 @@ type mixer struct {
 	st streamMix // streaming (issue 19 item 3): stream_mix.go
 
 	virt *virtState // virtual voices (virtual.go); nil without them
+
+	// Pitch sharing: the pitched voices' filters and scratch, and the
+	// groups of voices in step (pitchshare.go).
+	ps *pitchState
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -120,6 +124,7 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 	// (ratebus.go): they mix at the source rate, as unity-rate voices.
 	kern, planes := dsp.BestKernels(), dsp.NewPlanes()
 	ps := newPitchState(slots, dev.Rate, block)
+	m.ps = ps
 	m.fixed = make([]voice, len(slots.pools))
 	busOf := map[int]*rateBus{}
 	for pi := range slots.pools {

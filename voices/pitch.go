@@ -22,8 +22,9 @@ const pitchSpan = 8192
 // to the mixer (the barrier holder).
 type pitchState struct {
 	bank  *dsp.PitchBank
-	l, r  []float32 // the converted source, one plane per channel (Kernels.Split)
-	steps []uint64  // a block's steps, one per output
+	l, r  []float32   // the converted source, one plane per channel (Kernels.Split)
+	steps []uint64    // a block's steps, one per output
+	share *pitchShare // the voices in step this block (pitchshare.go)
 }
 
 // newPitchState builds the filters for every format of slots, up to
@@ -38,6 +39,7 @@ func newPitchState(slots *slotTable, dev, block int) *pitchState {
 		l:     make([]float32, pitchSpan),
 		r:     make([]float32, pitchSpan),
 		steps: make([]uint64, block),
+		share: newPitchShare(len(slots.states)),
 	}
 }
 

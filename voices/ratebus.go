@@ -110,18 +110,14 @@ func (b *rateBus) render(m *mixer, mix []frame) {
 	clear(bus)
 	for _, s := range b.members {
 		v := &m.voices[s]
-		from := b.have
+		from, joined := b.have, v.joining
 		if v.joining {
 			// A start inside the block (PlayDesc.At) lands on the source
 			// frame nearest its device frame.
 			from, v.joining = min(join+int(float64(float64(v.startOff)*b.ratio)+0.5), need), false
 			v.startOff = 0
 		}
-		tl, tr := m.gains(v)
-		g := m.x.v[s].gate.cur
-		if dst := bus[from-lo:]; !v.renderSteady(dst, tl*g, tr*g) {
-			v.render(dst, m.srcScratch, tl*g, tr*g)
-		}
+		m.renderMember(b, v, &m.x.v[s], bus[from-lo:], joined) // ratebus_fade.go
 		m.x.pos[s].Store(int64(v.pos >> 32))
 	}
 	b.members = b.members[:0]

@@ -94,8 +94,9 @@ func heapBytes() (live, allocated uint64) {
 }
 
 // TestStreamTenMinutes streams ten minutes of 44.1 kHz stereo through the
-// rate bus, paced at 20 times real time (its 8 s buffer is 400 ms of
-// slack at that pace), from a source that costs 0.8% of a core per
+// rate bus, paced at 20 times real time (its 16 s buffer is 800 ms of
+// slack at that pace; 8 s ran dry once while six other builds loaded
+// both cores), from a source that costs 0.8% of a core per
 // second of audio here (go-mp3 costs 2.1%, mewkiz/flac 0.7%: their
 // BenchmarkSource), so 16% of a core at that pace. It checks that the stream allocates nothing and holds its
 // memory while it plays, underruns never, and renders the same bits as
@@ -143,7 +144,7 @@ func TestStreamTenMinutes(t *testing.T) {
 	}
 	var live0, alloc0, liveMax, live1, alloc1 uint64
 	streamed, st := run(func(e *Engine) Handle {
-		s = newTestStream(t, e, g, f, g.frames, StreamDesc{Buffer: 8 * time.Second})
+		s = newTestStream(t, e, g, f, g.frames, StreamDesc{Buffer: 16 * time.Second})
 		runtime.GC()
 		live0, alloc0 = heapBytes()
 		h, err := e.Play(s.Clip(), PlayDesc{})
@@ -167,8 +168,8 @@ func TestStreamTenMinutes(t *testing.T) {
 	if live1 > live0+1<<20 {
 		t.Errorf("live heap grew from %d to %d bytes (max %d) while streaming", live0, live1, liveMax)
 	}
-	if want := int(8 * 44100 * 4); s.Memory() != want {
-		t.Errorf("Memory %d, want %d (8 s of 44.1 kHz s16 stereo)", s.Memory(), want)
+	if want := int(16 * 44100 * 4); s.Memory() != want {
+		t.Errorf("Memory %d, want %d (16 s of 44.1 kHz s16 stereo)", s.Memory(), want)
 	}
 	if err := s.Close(time.Second); err != nil {
 		t.Fatalf("Close: %v", err)

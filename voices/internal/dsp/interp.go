@@ -71,7 +71,11 @@ func InterpFor(src, dev int) *Interp {
 // least 1): sincTaps×ratio taps, rounded up to a multiple of 8, with the
 // cutoff divided by ratio.
 func newInterp(ratio float64) *Interp {
-	K := int(math.Ceil(sincTaps*ratio/8)) * 8
+	return newInterpTaps(ratio, int(math.Ceil(sincTaps*ratio/8))*8)
+}
+
+// newInterpTaps is newInterp with a filter of K taps.
+func newInterpTaps(ratio float64, K int) *Interp {
 	t := &Interp{taps: K, half: K/2 - 1, coef: make([]float32, (interpPhases+1)*K)}
 	row := make([]float64, K)
 	for ph := 0; ph <= interpPhases; ph++ {

@@ -5,11 +5,21 @@ import (
 	"sync"
 )
 
-// pitchSteps are the ratios a PitchBank has a filter for, within each
-// octave: 1, 1.25, 1.5 and 1.75 times a power of two. Each is exact in
-// binary, so choosing a filter compares integers and is the same on
-// every CPU.
-var pitchSteps = [4]float64{1, 1.25, 1.5, 1.75}
+// pitchRungs are the ratios a PitchBank has a filter for, as fractions:
+// 1, 7/6, 5/4, 3/2 and 7/4 in the first octave, then 1, 5/4, 3/2 and 7/4
+// times a power of two. 7/6 is the 48-tap filter stretched to 56 taps:
+// a pitch a little above 1 is the commonest, and the next rung costs 64.
+// A rung's limit is its ratio in 32.32, floored: choosing a filter
+// compares integers, the same on every CPU.
+var pitchRungs = func() (rs [][2]uint64) {
+	rs = append(rs, [2]uint64{1, 1}, [2]uint64{7, 6})
+	for o := range uint64(maxPitchOctaves) {
+		for _, q := range [][2]uint64{{5, 4}, {3, 2}, {7, 4}, {2, 1}} {
+			rs = append(rs, [2]uint64{q[0] << o, q[1]})
+		}
+	}
+	return rs
+}()
 
 // maxPitchOctaves bounds a PitchBank's ratios: 2^7 source frames per
 // output frame, past the most any engine needs (192 kHz at pitch 4 on an
@@ -17,7 +27,7 @@ var pitchSteps = [4]float64{1, 1.25, 1.5, 1.75}
 const maxPitchOctaves = 7
 
 // A PitchBank holds the filters of pitched voices: one Interp per ratio
-// of pitchSteps up to the engine's largest, each with its cutoff lowered
+// of pitchRungs up to the engine's largest, each with its cutoff lowered
 // by that ratio. A voice filters with the least ratio at or above its
 // own, so its cutoff is at most 20% below the output's Nyquist frequency
 // and never above it: nothing aliases. Below ratio 1 (upsampling) the
@@ -30,23 +40,24 @@ type PitchBank struct {
 
 var pitchTabs struct {
 	mu sync.Mutex
-	t  [4 * maxPitchOctaves]*Interp
+	t  [2 + 4*maxPitchOctaves]*Interp
 }
 
 // PitchBankUpTo returns the bank with filters up to the least ratio at or
 // above maxStep (source frames per output frame, 32.32), building the
 // ones no earlier engine built. From 96 kHz at pitch 4 on a 48 kHz
-// device (ratio 8) that is 13 filters, 4.6 MB.
+// device (ratio 8) that is 14 filters, 4.7 MB.
 func PitchBankUpTo(maxStep uint64) *PitchBank {
 	pitchTabs.mu.Lock()
 	defer pitchTabs.mu.Unlock()
 	b := &PitchBank{}
-	for i := range pitchTabs.t {
-		r := pitchSteps[i%4] * float64(uint64(1)<<(i/4))
+	for i, q := range pitchRungs {
 		if pitchTabs.t[i] == nil {
-			pitchTabs.t[i] = newInterp(r)
+			// The taps in integers: sincTaps·q rounded up to a multiple of 8.
+			K := int((sincTaps*q[0] + 8*q[1] - 1) / (8 * q[1]) * 8)
+			pitchTabs.t[i] = newInterpTaps(float64(q[0])/float64(q[1]), K)
 		}
-		lim := uint64(r * FracOne)
+		lim := q[0] << 32 / q[1]
 		b.limits = append(b.limits, lim)
 		b.tabs = append(b.tabs, pitchTabs.t[i])
 		if lim >= maxStep {
