@@ -145,7 +145,7 @@ func (m *mixer) mixVoices() int32 {
 			// Resampled on its source rate's bus: summed below, fades
 			// and all (renderMember).
 			v.startOff = off
-			v.bus.members = append(v.bus.members, s)
+			v.bus.add(s, v.joining)
 			continue
 		}
 		if !b.touched {
@@ -157,7 +157,9 @@ func (m *mixer) mixVoices() int32 {
 			if v.pitched && m.share(v, s, e.bus, tl*g, tr*g) {
 				continue // rendered with the voices in step with it (pitchshare.go)
 			}
-			v.render(b.buf, m.scratch, tl*g, tr*g)
+			if !v.renderSteady(b.buf, tl*g, tr*g) { // most voices, most blocks
+				v.render(b.buf, m.scratch, tl*g, tr*g)
+			}
 		} else {
 			m.renderTimed(v, e, b.buf[off:], 0)
 		}

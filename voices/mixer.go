@@ -155,12 +155,14 @@ func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[co
 
 // Read fills p with rendered device frames, rendering whole blocks as
 // needed and keeping any remainder for the next call. It never fails and
-// never allocates.
+// never allocates. Blocks rendered back to back in one call share clock
+// reads: one block's end is the next one's start.
 func (m *mixer) Read(p []byte) (int, error) {
 	n := 0
+	var now int64 // the clock at the last block's end; 0 before the first
 	for len(p) > 0 {
 		if m.outPos == len(m.out) {
-			m.renderBlock()
+			now = m.renderBlock(now)
 			m.outPos = 0
 		}
 		c := copy(p, m.out[m.outPos:])
@@ -171,15 +173,19 @@ func (m *mixer) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// renderBlock renders one block into m.out: one barrier pass.
-func (m *mixer) renderBlock() {
+// renderBlock renders one block into m.out: one barrier pass. start is
+// the clock at the block's start, or 0 to read it; renderBlock returns
+// the clock at its end, or 0 for a skipped pass.
+func (m *mixer) renderBlock(start int64) int64 {
 	if !m.barrier.Enter() {
 		// A StopAll holds the voices; play silence rather than wait (the
 		// barrier counts the skipped pass: Stats.Skipped).
 		clear(m.out)
-		return
+		return 0
 	}
-	start := m.clock()
+	if start == 0 {
+		start = m.clock()
+	}
 	m.nowNs = start
 	m.blockNs.Store(start)
 	if mark := m.stopMark.Load(); mark != m.stopSeen {
@@ -203,9 +209,11 @@ func (m *mixer) renderBlock() {
 	m.encode()
 	m.reap()
 	m.barrier.Exit() // counts the block: Stats.Blocks
-	d := m.clock() - start
+	end := m.clock()
+	d := end - start
 	m.mixTotalNs.Add(d)
 	recordNs(&m.mixLastNs, &m.mixMaxNs, d)
+	return end
 }
 
 // gains returns the left and right gains v should reach this block: its
@@ -444,8 +452,12 @@ func (m *mixer) victim(p *formatPool, prio int16, sameFormat bool) *voice {
 // reap retires every ended voice, keeping the others in start order. From
 // here on nothing references the voice's clip memory.
 func (m *mixer) reap() {
-	kept := m.active[:0]
-	for _, s := range m.active {
+	i := 0 // most blocks end no voice: the list then stays as it is
+	for i < len(m.active) && !m.voices[m.active[i]].ended {
+		i++
+	}
+	kept := m.active[:i]
+	for _, s := range m.active[i:] {
 		v := &m.voices[s]
 		if !v.ended {
 			kept = append(kept, s)

@@ -36,6 +36,7 @@ type rateBus struct {
 	// mix order: the mixer's one pass over its voices sorts them by bus,
 	// and render empties the list.
 	members []uint32
+	joins   bool // a member has not been summed yet: it joins this block
 	taps    int
 	half    int
 	have    int    // frames of history in planes
@@ -76,10 +77,8 @@ func newRateBus(src, dev, block, voices int, kern *dsp.Kernels) *rateBus {
 // from its start frame on, into history already summed), then filters
 // the history a plane at a time.
 func (b *rateBus) render(m *mixer, mix []frame) {
-	voices, joining := len(b.members) > 0, false
-	for _, s := range b.members {
-		joining = joining || m.voices[s].joining
-	}
+	voices, joining := len(b.members) > 0, b.joins
+	b.joins = false
 	if !voices && !b.live {
 		return
 	}
@@ -149,6 +148,13 @@ func (b *rateBus) render(m *mixer, mix []frame) {
 	if b.silent >= b.taps {
 		b.live = false // every frame of the history is silent
 	}
+}
+
+// add puts slot s on the bus's members for this block; joining says its
+// voice has not been summed yet.
+func (b *rateBus) add(s uint32, joining bool) {
+	b.members = append(b.members, s)
+	b.joins = b.joins || joining
 }
 
 // chunk returns how many of the next n outputs a plane holds the windows

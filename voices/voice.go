@@ -90,6 +90,9 @@ type ramp struct{ l, r, dl, dr float32 }
 // so the inner loops need not carry it: they stay simpler and, at the
 // steady gains of BenchmarkMix32, a little faster.
 func (v *voice) render(mix, scratch []frame, tl, tr float32) {
+	if v.renderSteady(mix, tl, tr) {
+		return
+	}
 	n := len(mix)
 	g := ramp{l: v.gainL, r: v.gainR}
 	if v.fading {

@@ -43,10 +43,7 @@ func newVectorKernels(name string, ok, wide bool) *Kernels {
 	return &Kernels{
 		name: name,
 		mix: [4]func([]Frame, []byte, float32, float32){
-			unityVec(mixS16MonoAVX2, mixS16Mono, 2, s16Scale),
-			unityVec(mixS16StereoAVX2, mixS16Stereo, 4, s16Scale),
-			unityVec(mixF32MonoAVX2, mixF32Mono, 4, 1),
-			unityVec(mixF32StereoAVX2, mixF32Stereo, 8, 1),
+			mixS16MonoVec, mixS16StereoVec, mixF32MonoVec, mixF32StereoVec,
 		},
 		linear: [4]func([]Frame, []byte, uint64, uint64, float32, float32){
 			resampleS16MonoVec(wide), resampleS16StereoVec(wide), resampleF32MonoVec(wide), resampleF32StereoVec(wide),
@@ -58,10 +55,11 @@ func newVectorKernels(name string, ok, wide bool) *Kernels {
 	}
 }
 
-// The assembly loops take a multiple of 8 frames; each wrapper runs them
-// over as many as it can and the scalar loop over the rest. The slices'
-// lengths are the loops' only bounds, so each wrapper checks src holds
-// what its run reads before it passes pointers on.
+// The unity-rate assembly loops take any count of frames; the others a
+// multiple of 8, each wrapper running them over as many as it can and
+// the scalar loop over the rest. The slices' lengths are the loops' only
+// bounds, so each wrapper checks src holds what its run reads before it
+// passes pointers on.
 
 //go:noescape
 func mixS16MonoAVX2(out *Frame, src *byte, n int, gl, gr float32)
@@ -74,6 +72,70 @@ func mixF32MonoAVX2(out *Frame, src *byte, n int, gl, gr float32)
 
 //go:noescape
 func mixF32StereoAVX2(out *Frame, src *byte, n int, gl, gr float32)
+
+// unityRun returns how many of out's frames the AVX2 unity loops take
+// from src, whose frames are fb bytes: all of them where src holds eight
+// whole frames from the last group's start, so that a short run (a rate
+// bus's 29 frames a 64-frame block) needs no scalar tail; otherwise the
+// multiple of 8. It panics if src is shorter than out.
+func unityRun(out []Frame, src []byte, fb int) int {
+	n := len(out)
+	if n == 0 {
+		return 0
+	}
+	_ = src[n*fb-1]
+	if len(src) < (n+7)&^7*fb {
+		n &^= 7
+	}
+	return n
+}
+
+// The unity wrappers run the scalar loop over any frames past
+// unityRun's, then the AVX2 loop over those (the frames are disjoint:
+// the order changes no bits, and the common case makes no call before
+// the assembly's). Each calls its assembly directly, not through a
+// function value. The gains of 16-bit sources are scaled for
+// the assembly, as the scalar loops scale them (exact: a power of two).
+
+func mixS16MonoVec(out []Frame, src []byte, gl, gr float32) {
+	n := unityRun(out, src, 2)
+	if n < len(out) {
+		mixS16Mono(out[n:], src[2*n:], gl, gr)
+	}
+	if n > 0 {
+		mixS16MonoAVX2(&out[0], &src[0], n, gl*s16Scale, gr*s16Scale)
+	}
+}
+
+func mixS16StereoVec(out []Frame, src []byte, gl, gr float32) {
+	n := unityRun(out, src, 4)
+	if n < len(out) {
+		mixS16Stereo(out[n:], src[4*n:], gl, gr)
+	}
+	if n > 0 {
+		mixS16StereoAVX2(&out[0], &src[0], n, gl*s16Scale, gr*s16Scale)
+	}
+}
+
+func mixF32MonoVec(out []Frame, src []byte, gl, gr float32) {
+	n := unityRun(out, src, 4)
+	if n < len(out) {
+		mixF32Mono(out[n:], src[4*n:], gl, gr)
+	}
+	if n > 0 {
+		mixF32MonoAVX2(&out[0], &src[0], n, gl, gr)
+	}
+}
+
+func mixF32StereoVec(out []Frame, src []byte, gl, gr float32) {
+	n := unityRun(out, src, 8)
+	if n < len(out) {
+		mixF32Stereo(out[n:], src[8*n:], gl, gr)
+	}
+	if n > 0 {
+		mixF32StereoAVX2(&out[0], &src[0], n, gl, gr)
+	}
+}
 
 //go:noescape
 func resampleS16MonoAVX2(out *Frame, src *byte, n int, pos *[8]uint64, step8 uint64, gl, gr float32)

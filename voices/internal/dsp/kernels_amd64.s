@@ -191,6 +191,10 @@ TEXT ·mixS16MonoAVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSD X15, Y15
 	VMOVDQU      dupPairs<>+0(SB), Y10
 	VMOVDQU      dupPairs<>+32(SB), Y11
+	MOVQ         CX, DX
+	ANDQ         $0x00000007, DX
+	ANDQ         $-8, CX
+	JZ           ms16mTail
 
 ms16m1:
 	VPMOVSXWD (SI), Y0
@@ -207,6 +211,31 @@ ms16m1:
 	ADDQ      $0x00000040, DI
 	SUBQ      $0x00000008, CX
 	JNZ       ms16m1
+
+ms16mTail:
+	TESTQ      DX, DX
+	JZ         ms16mDone
+	LEAQ       halfOnes<>+64(SB), AX
+	SHLQ       $0x03, DX
+	SUBQ       DX, AX
+	VMOVDQU    (AX), Y8
+	VMOVDQU    32(AX), Y9
+	VPMOVSXWD  (SI), Y0
+	VCVTDQ2PS  Y0, Y0
+	VPERMPS    Y0, Y10, Y1
+	VPERMPS    Y0, Y11, Y2
+	VMULPS     Y15, Y1, Y1
+	VMULPS     Y15, Y2, Y2
+	VMASKMOVPS (DI), Y8, Y6
+	VMASKMOVPS 32(DI), Y9, Y7
+	VADDPS     Y6, Y1, Y1
+	VADDPS     Y7, Y2, Y2
+	VMASKMOVPS Y1, Y8, (DI)
+	VMASKMOVPS Y2, Y9, 32(DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000040, DI
+
+ms16mDone:
 	VZEROUPPER
 	RET
 
@@ -220,6 +249,10 @@ TEXT ·mixS16StereoAVX2(SB), NOSPLIT, $0-32
 	VMOVSS       gr+28(FP), X14
 	VUNPCKLPS    X14, X15, X15
 	VBROADCASTSD X15, Y15
+	MOVQ         CX, DX
+	ANDQ         $0x00000007, DX
+	ANDQ         $-8, CX
+	JZ           ms16sTail
 
 ms16s2:
 	VPMOVSXWD (SI), Y0
@@ -236,6 +269,31 @@ ms16s2:
 	ADDQ      $0x00000040, DI
 	SUBQ      $0x00000008, CX
 	JNZ       ms16s2
+
+ms16sTail:
+	TESTQ      DX, DX
+	JZ         ms16sDone
+	LEAQ       halfOnes<>+64(SB), AX
+	SHLQ       $0x03, DX
+	SUBQ       DX, AX
+	VMOVDQU    (AX), Y8
+	VMOVDQU    32(AX), Y9
+	VPMOVSXWD  (SI), Y0
+	VPMOVSXWD  16(SI), Y1
+	VCVTDQ2PS  Y0, Y0
+	VCVTDQ2PS  Y1, Y1
+	VMULPS     Y15, Y0, Y0
+	VMULPS     Y15, Y1, Y1
+	VMASKMOVPS (DI), Y8, Y6
+	VMASKMOVPS 32(DI), Y9, Y7
+	VADDPS     Y6, Y0, Y0
+	VADDPS     Y7, Y1, Y1
+	VMASKMOVPS Y0, Y8, (DI)
+	VMASKMOVPS Y1, Y9, 32(DI)
+	ADDQ       $0x00000020, SI
+	ADDQ       $0x00000040, DI
+
+ms16sDone:
 	VZEROUPPER
 	RET
 
@@ -253,6 +311,10 @@ TEXT ·mixF32MonoAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU      dupPairs<>+32(SB), Y11
 	VBROADCASTSS vecOne<>+0(SB), Y13
 	VBROADCASTSS vecNegOne<>+0(SB), Y12
+	MOVQ         CX, DX
+	ANDQ         $0x00000007, DX
+	ANDQ         $-8, CX
+	JZ           mf32mTail
 
 mf32m3:
 	VMOVUPS (SI), Y0
@@ -272,6 +334,34 @@ mf32m3:
 	ADDQ    $0x00000040, DI
 	SUBQ    $0x00000008, CX
 	JNZ     mf32m3
+
+mf32mTail:
+	TESTQ      DX, DX
+	JZ         mf32mDone
+	LEAQ       halfOnes<>+64(SB), AX
+	SHLQ       $0x03, DX
+	SUBQ       DX, AX
+	VMOVDQU    (AX), Y8
+	VMOVDQU    32(AX), Y9
+	VMOVUPS    (SI), Y0
+	VCMPPS     $0x07, Y0, Y0, Y3
+	VANDPS     Y3, Y0, Y0
+	VMINPS     Y13, Y0, Y0
+	VMAXPS     Y12, Y0, Y0
+	VPERMPS    Y0, Y10, Y1
+	VPERMPS    Y0, Y11, Y2
+	VMULPS     Y15, Y1, Y1
+	VMULPS     Y15, Y2, Y2
+	VMASKMOVPS (DI), Y8, Y6
+	VMASKMOVPS 32(DI), Y9, Y7
+	VADDPS     Y6, Y1, Y1
+	VADDPS     Y7, Y2, Y2
+	VMASKMOVPS Y1, Y8, (DI)
+	VMASKMOVPS Y2, Y9, 32(DI)
+	ADDQ       $0x00000020, SI
+	ADDQ       $0x00000040, DI
+
+mf32mDone:
 	VZEROUPPER
 	RET
 
@@ -287,6 +377,10 @@ TEXT ·mixF32StereoAVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSD X15, Y15
 	VBROADCASTSS vecOne<>+0(SB), Y13
 	VBROADCASTSS vecNegOne<>+0(SB), Y12
+	MOVQ         CX, DX
+	ANDQ         $0x00000007, DX
+	ANDQ         $-8, CX
+	JZ           mf32sTail
 
 mf32s4:
 	VMOVUPS (SI), Y0
@@ -309,6 +403,37 @@ mf32s4:
 	ADDQ    $0x00000040, DI
 	SUBQ    $0x00000008, CX
 	JNZ     mf32s4
+
+mf32sTail:
+	TESTQ      DX, DX
+	JZ         mf32sDone
+	LEAQ       halfOnes<>+64(SB), AX
+	SHLQ       $0x03, DX
+	SUBQ       DX, AX
+	VMOVDQU    (AX), Y8
+	VMOVDQU    32(AX), Y9
+	VMOVUPS    (SI), Y0
+	VMOVUPS    32(SI), Y1
+	VCMPPS     $0x07, Y0, Y0, Y3
+	VANDPS     Y3, Y0, Y0
+	VMINPS     Y13, Y0, Y0
+	VMAXPS     Y12, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y4
+	VANDPS     Y4, Y1, Y1
+	VMINPS     Y13, Y1, Y1
+	VMAXPS     Y12, Y1, Y1
+	VMULPS     Y15, Y0, Y0
+	VMULPS     Y15, Y1, Y1
+	VMASKMOVPS (DI), Y8, Y6
+	VMASKMOVPS 32(DI), Y9, Y7
+	VADDPS     Y6, Y0, Y0
+	VADDPS     Y7, Y1, Y1
+	VMASKMOVPS Y0, Y8, (DI)
+	VMASKMOVPS Y1, Y9, 32(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+
+mf32sDone:
 	VZEROUPPER
 	RET
 

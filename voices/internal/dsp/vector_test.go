@@ -65,6 +65,25 @@ func vectorKernelsMatchScalar(t *testing.T, vec *dsp.Kernels) {
 			unity := src[:n*k.FrameBytes()]
 			dsptest.Same(t, k.String()+" unity", run(func(o []dsp.Frame) { vec.Mix(k, o, unity, gl, gr) }),
 				run(func(o []dsp.Frame) { scalar.Mix(k, o, unity, gl, gr) }), 0)
+			// With the source running on past the run, the vector loop
+			// mixes the last n%8 frames in a masked group: the same
+			// bits, and no frame of the bus past the run touched.
+			roomy := dsptest.Input(r, k, n+8)
+			guard := func(f func(out []dsp.Frame)) []dsp.Frame {
+				wide := append(append([]dsp.Frame(nil), bus...), make([]dsp.Frame, 8)...)
+				for i := n; i < len(wide); i++ {
+					wide[i] = dsp.Frame{float32(i), -float32(i)}
+				}
+				f(wide[:n])
+				for i := n; i < len(wide); i++ {
+					if wide[i] != (dsp.Frame{float32(i), -float32(i)}) {
+						t.Fatalf("%v unity, %d frames: the bus's frame %d changed to %v", k, n, i, wide[i])
+					}
+				}
+				return wide[:n]
+			}
+			dsptest.Same(t, k.String()+" unity, source past the run", guard(func(o []dsp.Frame) { vec.Mix(k, o, roomy, gl, gr) }),
+				guard(func(o []dsp.Frame) { scalar.Mix(k, o, roomy, gl, gr) }), 0)
 
 			for _, step := range steps {
 				p := uint64(r.Uint32())

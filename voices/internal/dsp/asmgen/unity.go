@@ -6,10 +6,14 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The unity-rate mixers and the sinc's converters take a multiple of 8
-// frames; the Go wrappers run the scalar loops over the rest. The frame
-// layout of the bus: [2]float32 per frame, L then R; the gain vector Y15
-// holds gl, gr, gl, gr, ... in every routine.
+// The unity-rate mixers take any count of frames: the multiple of 8 in
+// a loop, then the last n%8 in one masked group. That group reads eight
+// whole source frames (the Go wrapper checks the source holds them) and
+// reads and writes the bus under a mask, so no frame past n is touched.
+// The sinc's converters take a multiple of 8 frames; the Go wrappers run
+// the scalar loops over the rest. The frame layout of the bus: [2]float32
+// per frame, L then R; the gain vector Y15 holds gl, gr, gl, gr, ... in
+// every routine.
 
 const unitySig = "func(out *[2]float32, src *byte, n int, gl, gr float32)"
 
@@ -23,58 +27,95 @@ func unityHead(name string) {
 	gains(24)
 }
 
+// unityBody runs group, which adds eight frames through add, over the
+// n&^7 frames in CX, then over the last n&7 with the bus masked.
+func unityBody(name string, group func(add func(a, b VecPhysical))) {
+	MOVQ(RCX, RDX)
+	ANDQ(U32(7), RDX)
+	ANDQ(I32(-8), RCX)
+	JZ(LabelRef(name + "Tail"))
+	loop(name, 8, func() { group(add8) })
+	Label(name + "Tail")
+	TESTQ(RDX, RDX)
+	JZ(LabelRef(name + "Done"))
+	// Y8 and Y9 mask the bus floats of the first n&7 frames: halfOnes
+	// from 16-2j words and from 24-2j.
+	LEAQ(at(halfOnes, 64), RAX)
+	SHLQ(U8(3), RDX)
+	SUBQ(RDX, RAX)
+	VMOVDQU(m(RAX, 0), Y8)
+	VMOVDQU(m(RAX, 32), Y9)
+	group(add8Masked)
+	Label(name + "Done")
+	end()
+}
+
+// add8Masked is add8 with the bus read and written under the masks Y8
+// (frames 0-3) and Y9 (4-7), through Y6 and Y7; the sum's operands are
+// in add8's order.
+func add8Masked(a, b VecPhysical) {
+	VMULPS(Y15, a, a)
+	VMULPS(Y15, b, b)
+	VMASKMOVPS(m(RDI, 0), Y8, Y6)
+	VMASKMOVPS(m(RDI, 32), Y9, Y7)
+	VADDPS(Y6, a, a)
+	VADDPS(Y7, b, b)
+	VMASKMOVPS(a, Y8, m(RDI, 0))
+	VMASKMOVPS(b, Y9, m(RDI, 32))
+}
+
 func unity() {
 	unityHead("mixS16MonoAVX2")
 	VMOVDQU(dupPairs, Y10)
 	VMOVDQU(at(dupPairs, 32), Y11)
-	loop("ms16m", 8, func() {
+	unityBody("ms16m", func(add func(a, b VecPhysical)) {
 		VPMOVSXWD(m(RSI, 0), Y0)
 		VCVTDQ2PS(Y0, Y0)
-		mono8(Y0, Y1, Y2)
+		VPERMPS(Y0, Y10, Y1)
+		VPERMPS(Y0, Y11, Y2)
+		add(Y1, Y2)
 		ADDQ(U32(16), RSI)
 		ADDQ(U32(64), RDI)
 	})
-	end()
 
 	unityHead("mixS16StereoAVX2")
-	loop("ms16s", 8, func() {
+	unityBody("ms16s", func(add func(a, b VecPhysical)) {
 		VPMOVSXWD(m(RSI, 0), Y0)
 		VPMOVSXWD(m(RSI, 16), Y1)
 		VCVTDQ2PS(Y0, Y0)
 		VCVTDQ2PS(Y1, Y1)
-		add8(Y0, Y1)
+		add(Y0, Y1)
 		ADDQ(U32(32), RSI)
 		ADDQ(U32(64), RDI)
 	})
-	end()
 
 	unityHead("mixF32MonoAVX2")
 	VMOVDQU(dupPairs, Y10)
 	VMOVDQU(at(dupPairs, 32), Y11)
 	VBROADCASTSS(vecOne, Y13)
 	VBROADCASTSS(vecNegOne, Y12)
-	loop("mf32m", 8, func() {
+	unityBody("mf32m", func(add func(a, b VecPhysical)) {
 		VMOVUPS(m(RSI, 0), Y0)
 		sanitize(Y0, Y3, Y13, Y12)
-		mono8(Y0, Y1, Y2)
+		VPERMPS(Y0, Y10, Y1)
+		VPERMPS(Y0, Y11, Y2)
+		add(Y1, Y2)
 		ADDQ(U32(32), RSI)
 		ADDQ(U32(64), RDI)
 	})
-	end()
 
 	unityHead("mixF32StereoAVX2")
 	VBROADCASTSS(vecOne, Y13)
 	VBROADCASTSS(vecNegOne, Y12)
-	loop("mf32s", 8, func() {
+	unityBody("mf32s", func(add func(a, b VecPhysical)) {
 		VMOVUPS(m(RSI, 0), Y0)
 		VMOVUPS(m(RSI, 32), Y1)
 		sanitize(Y0, Y3, Y13, Y12)
 		sanitize(Y1, Y4, Y13, Y12)
-		add8(Y0, Y1)
+		add(Y0, Y1)
 		ADDQ(U32(64), RSI)
 		ADDQ(U32(64), RDI)
 	})
-	end()
 }
 
 // converters fill the sinc's planes: 16-bit samples as floats, unscaled;
