@@ -107,11 +107,12 @@
 //     at run time, with golang.org/x/sys/cpu. The assembly is generated
 //     by one avo program.
 //   - arm64: NEON assembly for the sinc's group filter (upsampling to
-//     48 taps, the default's common case) and the pitched filter, plain
-//     Go for the rest. Its
+//     48 taps, the default's common case), the pitched filter, the
+//     unity-rate mixers, the linear resamplers and the PCM converters.
+//     The sinc's per-output filters (downsampling) stay plain Go. Its
 //     speed is not measured here (no arm64 machine). Under qemu-aarch64
-//     it executes about a tenth of the scalar filter's instructions per
-//     frame (docs/kernels.md).
+//     the NEON loops execute a third to a fourteenth of the scalar
+//     loops' instructions per frame (docs/kernels.md).
 //   - Everything else, amd64 without AVX2, and builds with the
 //     steadyframe_scalar tag: plain Go.
 //
