@@ -159,10 +159,7 @@ func (t *slotTable) pool(f Format) *formatPool {
 // returns reasonCapped, leaving everything as it was, unless steal is
 // set: then it returns the slot, uncounted, with cmdFlagSteal, for the
 // mixer to find the voice a place or refuse it. With no free slot it
-// returns reasonBusy. A voice on bus b, if b counts in the total's word
-// (buspack.go), is counted against b's MaxVoices in the same
-// compare-and-swap, and its flags carry cmdFlagBusCount. Past that cap it
-// returns reasonBusCap, stealing or not.
+// returns reasonBusy.
 //
 // Every count that rises goes through a compare-and-swap against its cap,
 // so no count, and so no peak, can ever pass its cap, however producers
