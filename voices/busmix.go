@@ -500,7 +500,7 @@ func (m *mixer) release(s uint32, k EventKind) {
 		return // released already
 	}
 	if e.busCount {
-		m.slots.dropBus(Bus(e.bus), m.x.buses[e.bus].sh)
+		m.x.buses[e.bus].sh.count.Add(-1)
 	}
 	if e.clipCount {
 		e.clip.lim.release()

@@ -105,16 +105,13 @@ func (p *formatPool) addCount(d int32) { p.state.Add(uint64(int64(d)) << poolCou
 type slotTable struct {
 	states []slotState
 	cap    int32
-	// word and peak have a cache line of their own: every Play reads and
-	// writes word, and nothing else here changes often.
-	_ [64]byte
-	// word counts the voices under the total cap and up to three capped
-	// buses' voices (buspack.go).
-	word  atomic.Uint64
+	// total and peak have a cache line of their own: every Play reads and
+	// writes total, and nothing else here changes often.
+	_     [64]byte
+	total atomic.Int32 // voices counted against the total cap
 	peak  atomic.Int32 // most voices counted against the total cap at once
 	_     [56]byte
-	pools []formatPool      // one per format the engine pools, in EngineDesc.Formats order
-	packs [MaxBuses]busPack // each bus's place in word (buspack.go)
+	pools []formatPool // one per format the engine pools, in EngineDesc.Formats order
 }
 
 // newSlotTable lays out pools of caps[i]*mult slots each (mult is 2 when
@@ -167,8 +164,7 @@ func (t *slotTable) pool(f Format) *formatPool {
 // reservation holds, so refused attempts do not inflate it. Two
 // compare-and-swaps when the caps allow the voice: the format's count
 // rides on the pop.
-func (t *slotTable) acquire(p *formatPool, steal bool, b Bus) (uint32, uint32, uint8, refusalReason) {
-	bp := t.pack(b)
+func (t *slotTable) acquire(p *formatPool, steal bool) (uint32, uint32, uint8, refusalReason) {
 	var w, gen uint64
 	var n int32
 	var own bool
@@ -199,27 +195,19 @@ func (t *slotTable) acquire(p *formatPool, steal bool, b Bus) (uint32, uint32, u
 	}
 	s := uint32(w&poolTopMask) - 1
 	if !own {
-		if !t.reserveBus(bp) {
-			t.push(p, s, 0)
-			return 0, 0, 0, reasonBusCap
-		}
-		return s, uint32(gen), cmdFlagSteal | bp.flag, reasonNone
+		return s, uint32(gen), cmdFlagSteal, reasonNone
 	}
-	total, why := t.reserveTotalBus(bp)
-	if why == reasonNone {
+	if total, ok := t.reserveTotal(); ok {
 		syncs.StoreMaxInt32(&t.peak, total)
 		syncs.StoreMaxInt32(&p.peak, n+1)
-		return s, uint32(gen), bp.flag, reasonNone
+		return s, uint32(gen), 0, reasonNone
 	}
-	if steal && why == reasonCapped {
-		if t.reserveBus(bp) {
-			p.addCount(-1)
-			return s, uint32(gen), cmdFlagSteal | bp.flag, reasonNone
-		}
-		why = reasonBusCap
+	if steal {
+		p.addCount(-1)
+		return s, uint32(gen), cmdFlagSteal, reasonNone
 	}
 	t.push(p, s, -1)
-	return 0, 0, 0, why
+	return 0, 0, 0, reasonCapped
 }
 
 // giveBack returns slot s to p's free stack with its generation as it
@@ -231,7 +219,7 @@ func (t *slotTable) giveBack(p *formatPool, s uint32, counted bool) {
 		t.push(p, s, 0)
 		return
 	}
-	t.dropTotal()
+	t.total.Add(-1)
 	t.push(p, s, -1)
 }
 
@@ -239,12 +227,11 @@ func (t *slotTable) giveBack(p *formatPool, s uint32, counted bool) {
 // total, or returns false leaving it unchanged.
 func (t *slotTable) reserveTotal() (int32, bool) {
 	for {
-		w := t.word.Load()
-		n := int32(w & totalMask)
+		n := t.total.Load()
 		if n >= t.cap {
 			return 0, false
 		}
-		if t.word.CompareAndSwap(w, w+1) {
+		if t.total.CompareAndSwap(n, n+1) {
 			return n + 1, true
 		}
 	}
@@ -324,7 +311,7 @@ func (t *slotTable) retire(p *formatPool, s uint32, counted bool) {
 	}
 	st.gen.Store(retiredGen)
 	if counted {
-		t.dropTotal()
+		t.total.Add(-1)
 		p.addCount(-1)
 	}
 	p.retired.Add(1)
