@@ -1,0 +1,121 @@
+package voices
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// busCounts returns each bus's count against its MaxVoices.
+func busCounts(e *Engine) []int {
+	n := make([]int, len(e.buses))
+	for i := range e.buses {
+		n[i] = int(e.busSh[i].count.Load())
+	}
+	return n
+}
+
+// Plays from 8 goroutines on capped buses while the mixer ends voices:
+// no bus ever mixes more voices than its cap, places are reused, and
+// every count returns to 0. Under PolicySteal (the total full, so Plays
+// take the stealing path) and StartLatency (Plays counted on the bus
+// but not the total until they start) too.
+func TestBusCapConcurrent(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		d    EngineDesc
+	}{
+		{"refuse", EngineDesc{MaxVoices: 1024}},
+		{"steal", EngineDesc{MaxVoices: 8, Policy: PolicySteal}},
+		{"latency", EngineDesc{MaxVoices: 1024, StartLatency: 5 * time.Millisecond}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := tc.d
+			d.QueueSize = 1 << 14
+			d.Buses = []BusDesc{{Name: "big", MaxVoices: 1 << 16}, {Name: "a", MaxVoices: 5},
+				{Name: "b", MaxVoices: 7}, {Name: "c", MaxVoices: 3}, {Name: "d", MaxVoices: 6}}
+			e, dev := offlineEngine(t, d)
+			_, clip := clipOf(t, e, "short", mono48f, dcPCM(mono48f, 300, 0.1), ClipDesc{})
+			caps := []int{0, 1 << 16, 5, 7, 3, 6} // Master first
+			var played [6]atomic.Int64
+			var over atomic.Value
+			checkMix := func() {
+				s := e.Stats()
+				for i := 1; i < len(caps); i++ {
+					if n := s.Buses[i].Voices; n > caps[i] {
+						over.Store(fmt.Sprintf("bus %d: %d voices mixed, cap %d", i, n, caps[i]))
+					}
+				}
+			}
+			var blocks atomic.Int64 // renders done
+			stop := make(chan struct{})
+			var mixing sync.WaitGroup
+			mixing.Add(1)
+			go func() { // the device: ends the short voices as Plays come in
+				defer mixing.Done()
+				b := make([]byte, 256*8)
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if _, err := dev.Render(b); err != nil {
+						t.Error(err)
+						return
+					}
+					checkMix()
+					blocks.Add(1)
+				}
+			}()
+			var wg sync.WaitGroup
+			for g := range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					// Until the mixer has ended voices many times over:
+					// 40 renders of 256 frames from its start, the clip
+					// being 300.
+					b0 := blocks.Load()
+					for i := 0; i < 2000 || blocks.Load() < b0+40 && i < 1<<22; i++ {
+						b := Bus(1 + (g+i)%5)
+						_, err := e.Play(clip, PlayDesc{Bus: b})
+						switch {
+						case err == nil:
+							played[b].Add(1)
+						case !errors.Is(err, ErrNoVoice) && !errors.Is(err, ErrQueueFull):
+							t.Errorf("Play on bus %d: %v", b, err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(stop)
+			mixing.Wait()
+			if s, ok := over.Load().(string); ok {
+				t.Fatal(s)
+			}
+			for i := 2; i < 6; i++ {
+				if played[i].Load() <= int64(caps[i]) {
+					t.Errorf("bus %d: %d Plays, no more than its cap %d: the mixer freed no places", i, played[i].Load(), caps[i])
+				}
+			}
+			if r := e.Stats().LastRefusal; r.Reason == "" {
+				t.Error("no Play was refused")
+			}
+			renderMix(t, e, dev, 48000)
+			for i, n := range busCounts(e) {
+				if n != 0 {
+					t.Errorf("bus %d: %d voices counted once every voice ended", i, n)
+				}
+			}
+			if n := e.slots.total.Load(); n != 0 {
+				t.Errorf("total: %d voices counted once every voice ended", n)
+			}
+		})
+	}
+}
