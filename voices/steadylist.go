@@ -24,6 +24,7 @@ type steadyEntry struct {
 // steadyList is the mixer's steady list, owned by the barrier holder.
 type steadyList struct {
 	ok      bool // the list describes the next block
+	block   bool // this block is mixed from the list: its rate buses' members are steady
 	simple  bool // while building: every voice so far took the steady path
 	entries []steadyEntry
 	voices  []int32 // each engine bus's voice count
@@ -41,7 +42,7 @@ func (l *steadyList) drop() { l.ok = false }
 // list holds with 3D or virtual voices.
 func (m *mixer) steadyBegin() {
 	l := &m.steady
-	l.entries = l.entries[:0]
+	l.entries, l.block = l.entries[:0], false
 	l.simple = m.virt == nil && m.sp.n == 0
 }
 
@@ -84,6 +85,7 @@ func steadyMember(v *voice, e *voiceExt, off int) bool {
 func (m *mixer) mixSteady() int32 {
 	x := &m.x
 	l := &m.steady
+	l.block = true
 	for i := range x.buses {
 		x.buses[i].voices = l.voices[i]
 	}
@@ -112,4 +114,20 @@ func (m *mixer) mixSteady() int32 {
 		x.pos[en.s].Store(int64(v.pos >> 32))
 	}
 	return int32(len(l.entries))
+}
+
+// sumSteady sums a steady member of rate bus b into dst, its frames of
+// the bus from the first new one, at the gains of its last block, as
+// renderMember would. A member that reaches its clip's end goes through
+// renderMember, and drops the list.
+func (m *mixer) sumSteady(b *rateBus, v *voice, s uint32, dst []frame) {
+	k := int(v.pos >> 32)
+	if end := k + len(dst); end < v.end {
+		fb := v.kind.FrameBytes()
+		v.kern.Mix(v.kind, dst, v.data[k*fb:v.end*fb], v.gainL, v.gainR)
+		v.pos += uint64(len(dst)) << 32
+		return
+	}
+	m.renderMember(b, v, &m.x.v[s], dst, false)
+	m.steady.drop()
 }
