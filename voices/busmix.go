@@ -81,6 +81,7 @@ func (x *mixExt) init(m *mixer, cfg []busConfig, sh []busShared, events *syncs.Q
 			b.buf = make([]frame, m.block)
 		}
 	}
+	m.steady.init(len(m.voices), len(cfg))
 	x.rates = make([][]*rateBus, len(cfg))
 	x.rates[0] = m.buses[:len(m.buses):len(m.buses)]
 	for i := 1; i < len(cfg); i++ {
@@ -108,6 +109,11 @@ func (m *mixer) mixVoices() int32 {
 	}
 	var mixed int32
 	end := x.frame + int64(m.block)
+	if m.steady.ok { // nothing changed since the last block (steadylist.go)
+		mixed = m.mixSteady()
+		goto rates
+	}
+	m.steadyBegin()
 	for _, s := range m.active {
 		v := &m.voices[s]
 		if v.ended {
@@ -144,6 +150,9 @@ func (m *mixer) mixVoices() int32 {
 		if v.bus != nil {
 			// Resampled on its source rate's bus: summed below, fades
 			// and all (renderMember).
+			if steadyMember(v, e, off) {
+				m.steadyAdd(v, s, e.bus, 0, 0)
+			}
 			v.startOff = off
 			v.bus.add(s, v.joining)
 			continue
@@ -157,7 +166,9 @@ func (m *mixer) mixVoices() int32 {
 			if v.pitched && m.share(v, s, e.bus, tl*g, tr*g) {
 				continue // rendered with the voices in step with it (pitchshare.go)
 			}
-			if !v.renderSteady(b.buf, tl*g, tr*g) { // most voices, most blocks
+			if v.renderSteady(b.buf, tl*g, tr*g) { // most voices, most blocks
+				m.steadyAdd(v, s, e.bus, tl*g, tr*g)
+			} else {
 				v.render(b.buf, m.scratch, tl*g, tr*g)
 			}
 		} else {
@@ -165,6 +176,8 @@ func (m *mixer) mixVoices() int32 {
 		}
 		x.pos[s].Store(int64(v.pos >> 32))
 	}
+	m.steadyEnd()
+rates:
 	m.renderShared()
 	for _, r := range m.buses {
 		if len(r.members) == 0 && !r.live {

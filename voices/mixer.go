@@ -95,6 +95,8 @@ type mixer struct {
 	// Pitch sharing: the pitched voices' filters and scratch, and the
 	// groups of voices in step (pitchshare.go).
 	ps *pitchState
+
+	steady steadyList // the steady list: steadylist.go
 }
 
 func newMixer(dev Format, block, fadeFrames int, rs Resampler, q *syncs.Queue[command], slots *slotTable, b *syncs.Barrier, clock func() int64) *mixer {
@@ -190,6 +192,7 @@ func (m *mixer) renderBlock(start int64) int64 {
 	m.blockNs.Store(start)
 	if mark := m.stopMark.Load(); mark != m.stopSeen {
 		m.stopSeen = mark
+		m.steady.drop()
 		for _, s := range m.active {
 			m.startFade(&m.voices[s])
 			m.markStopped(s, EventStopped)
@@ -287,6 +290,7 @@ func (m *mixer) drain() {
 		if !ok {
 			return
 		}
+		m.steady.drop() // any command may change a voice
 		switch c.kind {
 		case cmdPlay:
 			m.x.claim(&c)
@@ -464,6 +468,7 @@ func (m *mixer) reap() {
 			continue
 		}
 		m.endVoice(v, s)
+		m.steady.drop()
 	}
 	m.active = kept
 	m.activeNow.Store(int32(len(m.active)))

@@ -110,6 +110,11 @@ func (b *rateBus) render(m *mixer, mix []frame) {
 	clear(bus)
 	for _, s := range b.members {
 		v := &m.voices[s]
+		if m.steady.block { // steadylist.go
+			m.sumSteady(b, v, s, bus[b.have-lo:])
+			m.x.pos[s].Store(int64(v.pos >> 32))
+			continue
+		}
 		from, joined := b.have, v.joining
 		if v.joining {
 			// A start inside the block (PlayDesc.At) lands on the source
