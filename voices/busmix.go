@@ -166,10 +166,8 @@ func (m *mixer) mixVoices() int32 {
 			if v.pitched && m.share(v, s, e.bus, tl*g, tr*g) {
 				continue // rendered with the voices in step with it (pitchshare.go)
 			}
-			if v.renderSteady(b.buf, tl*g, tr*g) { // most voices, most blocks
+			if v.render(b.buf, m.scratch, tl*g, tr*g) { // the steady path: most voices, most blocks
 				m.steadyAdd(v, s, e.bus, tl*g, tr*g)
-			} else {
-				v.render(b.buf, m.scratch, tl*g, tr*g)
 			}
 		} else {
 			m.renderTimed(v, e, b.buf[off:], 0)

@@ -61,9 +61,7 @@ func (m *mixer) renderMember(b *rateBus, v *voice, e *voiceExt, dst []frame, joi
 	if e.vol.total == 0 && e.gate.total == 0 && !e.pausing {
 		tl, tr := m.gains(v)
 		g := e.gate.cur
-		if !v.renderSteady(dst, tl*g, tr*g) { // most members, most blocks
-			v.render(dst, m.srcScratch, tl*g, tr*g)
-		}
+		v.render(dst, m.srcScratch, tl*g, tr*g) // the steady path for most members, most blocks
 		return
 	}
 	at := b.src - m.dev.Rate // a fade from the voice's first frame

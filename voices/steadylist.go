@@ -100,15 +100,14 @@ func (m *mixer) mixSteady() int32 {
 		if !b.touched {
 			x.touch(en.bus)
 		}
-		k := int(v.pos >> 32)
-		if end := k + m.block; end < v.end {
+		// renderSteady's kernel call without its checks, which the list
+		// has made: written out, since a shared helper does not inline.
+		if k := int(v.pos >> 32); k+m.block < v.end {
 			fb := v.kind.FrameBytes()
 			v.kern.Mix(v.kind, b.buf, v.data[k*fb:v.end*fb], en.tl, en.tr)
 			v.pos += uint64(m.block) << 32
 		} else {
-			if !v.renderSteady(b.buf, en.tl, en.tr) {
-				v.render(b.buf, m.scratch, en.tl, en.tr)
-			}
+			v.render(b.buf, m.scratch, en.tl, en.tr)
 			l.ok = false
 		}
 		x.pos[en.s].Store(int64(v.pos >> 32))
@@ -121,8 +120,7 @@ func (m *mixer) mixSteady() int32 {
 // renderMember would. A member that reaches its clip's end goes through
 // renderMember, and drops the list.
 func (m *mixer) sumSteady(b *rateBus, v *voice, s uint32, dst []frame) {
-	k := int(v.pos >> 32)
-	if end := k + len(dst); end < v.end {
+	if k := int(v.pos >> 32); k+len(dst) < v.end {
 		fb := v.kind.FrameBytes()
 		v.kern.Mix(v.kind, dst, v.data[k*fb:v.end*fb], v.gainL, v.gainR)
 		v.pos += uint64(len(dst)) << 32

@@ -88,10 +88,12 @@ type ramp struct{ l, r, dl, dr float32 }
 // into scratch, which must be as long as mix (nil is fine for a steady
 // gain), and is ramped into mix in a second pass. A ramp lasts one block,
 // so the inner loops need not carry it: they stay simpler and, at the
-// steady gains of BenchmarkMix32, a little faster.
-func (v *voice) render(mix, scratch []frame, tl, tr float32) {
+// steady gains of BenchmarkMix32, a little faster. It reports whether
+// the block took the steady path (renderSteady), as the steady list
+// records.
+func (v *voice) render(mix, scratch []frame, tl, tr float32) (steady bool) {
 	if v.renderSteady(mix, tl, tr) {
-		return
+		return true
 	}
 	n := len(mix)
 	g := ramp{l: v.gainL, r: v.gainR}
@@ -126,6 +128,7 @@ func (v *voice) render(mix, scratch []frame, tl, tr float32) {
 	if !v.loop && !v.pitched && int(v.pos>>32) >= v.stop() {
 		v.ended = true
 	}
+	return false
 }
 
 // renderFrames mixes len(mix) frames at gains (gl, gr). It splits them
