@@ -50,6 +50,10 @@ var emitFormat = voices.Format{Rate: 48000, Channels: 1, Encoding: voices.Encodi
 // cannot make.
 var ErrEmitters = errors.New("scene: bad emitter count")
 
+// ErrMixerStalled reports a mixer that did not apply the plays queued
+// while the scene was made (the music, the emitters) within 30 s.
+var ErrMixerStalled = errors.New("scene: the mixer did not start")
+
 // orbit is one emitter's path: a circle around a fixed centre.
 type orbit struct {
 	cx, cz, r, w, phase float64
@@ -127,7 +131,6 @@ func (a *Audio) NewEmitters(n int, seed uint64) (*Emitters, error) {
 	bus, _ := a.Engine.Bus("sfx")
 	m.clips = a.emitClips[:]
 	m.play = voices.PlayDesc{Volume: emitVolume, Loop: true, Priority: emitPriority, Bus: bus, Spatial: &m.sp}
-	blocks := a.Engine.Stats().Blocks
 	for i := range m.h {
 		h, err := m.start(i)
 		switch err {
@@ -143,7 +146,9 @@ func (a *Audio) NewEmitters(n int, seed uint64) (*Emitters, error) {
 	}
 	// As for the music: a StopAll before the mixer starts them would
 	// cancel plays the stress tool counts as its workers'.
-	a.waitStarted(blocks)
+	if err := a.waitStarted("emitters"); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

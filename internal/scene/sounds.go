@@ -174,27 +174,41 @@ func (a *Audio) load() error {
 	if err := a.openMusic(); err != nil {
 		return err
 	}
-	blocks := a.Engine.Stats().Blocks
 	h, err := a.Engine.Play(a.music.stream.Clip(), voices.PlayDesc{Volume: 0.3, Loop: true, Protected: true, Priority: 100, Bus: a.buses[Effects]})
 	if err != nil {
 		return fmt.Errorf("scene: music: %w", err)
 	}
 	a.Music = h
-	// Wait (a second at most) for the mixer to start the music: a StopAll
-	// before its first block would cancel it, and a caller that counts the
-	// plays StopAll cancels (the stress tool) would count one it never
-	// made.
-	a.waitStarted(blocks)
+	// Wait for the mixer to start the music: a StopAll before its first
+	// block would cancel it, and a caller that counts the plays StopAll
+	// cancels (the stress tool) would count one it never made.
+	return a.waitStarted("music")
+}
+
+// waitStarted returns once every Play queued before the call has been
+// applied: it waits for the mixer to run two blocks, the second of which
+// began after the call and so drained the queue first. The count is taken
+// here, after the Plays: counted from before them, a fast (unpaced)
+// device could run its two blocks while a long run of Plays was still
+// being queued (a race-instrumented NewEmitters queueing 500 took longer
+// than two blocks), and StopAll would cancel the rest, which a caller
+// counting the Plays StopAll cancels (the stress tool) would count as
+// ones it never made. It fails with ErrMixerStalled after startWait.
+func (a *Audio) waitStarted(what string) error {
+	blocks := a.Engine.Stats().Blocks
+	start := time.Now()
+	for a.Engine.Stats().Blocks < blocks+2 {
+		if time.Since(start) > startWait {
+			return fmt.Errorf("%w: the mixer ran %d blocks in %v after the %s were queued, want 2",
+				ErrMixerStalled, a.Engine.Stats().Blocks-blocks, startWait, what)
+		}
+		time.Sleep(time.Millisecond)
+	}
 	return nil
 }
 
-// waitStarted waits, a second at most, until the mixer has run two
-// blocks past blocks: the plays queued before have started by then.
-func (a *Audio) waitStarted(blocks uint64) {
-	for deadline := time.Now().Add(time.Second); a.Engine.Stats().Blocks < blocks+2 && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-	}
-}
+// startWait bounds waitStarted.
+const startWait = 30 * time.Second
 
 // Effects returns the number of effects Play takes.
 func (a *Audio) Effects() int { return Effects }
