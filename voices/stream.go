@@ -219,7 +219,9 @@ func (s *Stream) Err() error {
 // to timeout, first for the stream's voice to end (as Bank.Release does:
 // Stop it first), then for the decoder to leave the source. At the
 // timeout it returns ErrStreamInUse naming which; a voice still playing
-// leaves the stream usable, a decoder still in the source does not.
+// leaves the stream usable, a decoder still in the source does not. A
+// decoder refilling the ring stops after the source call it is in (at
+// most 4096 frames), so the wait is one call, not a whole refill.
 // Safe from any goroutine; once it has returned nil it returns nil.
 func (s *Stream) Close(timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
@@ -326,6 +328,11 @@ func (d *streamDecoder) finish() {
 func (d *streamDecoder) fill() error {
 	st := d.st
 	for {
+		if d.s.quit.Load() {
+			// Closed: stop between two reads of the source, so Close
+			// waits for one call at most, not for a whole refill.
+			return nil
+		}
 		if d.ended {
 			d.writeTail()
 			return nil

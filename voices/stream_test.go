@@ -513,3 +513,70 @@ func BenchmarkStreamBlock(b *testing.B) {
 		dev.Render(buf)
 	}
 }
+
+// slowReader makes each read of the source take a while, as a slow disk
+// or a costly decoder does.
+type slowReader struct {
+	r     io.ReaderAt
+	delay atomic.Int64 // nanoseconds a read takes
+	reads atomic.Int64
+}
+
+func (s *slowReader) ReadAt(p []byte, off int64) (int, error) {
+	s.reads.Add(1)
+	if d := s.delay.Load(); d > 0 {
+		time.Sleep(time.Duration(d))
+	}
+	return s.r.ReadAt(p, off)
+}
+
+// TestStreamCloseDuringRefill checks that Close waits for the source call
+// the decoder is in, not for the rest of a refill: a voice that ends
+// makes the decoder rewind and refill the whole ring (here 16 s of
+// 48 kHz, 188 reads of 4096 frames at 2 ms each, about 0.4 s), and
+// Close with a 200 ms timeout must still return nil. The device keeps
+// rendering meanwhile, so the bank's release is proved by the mixer, not
+// by its fallback.
+func TestStreamCloseDuringRefill(t *testing.T) {
+	f := Format{Rate: 48000, Channels: 2, Encoding: EncodingInt16LE}
+	g := &genPCM{f: f, frames: 60 * 48000}
+	slow := &slowReader{r: g}
+	e, dev := offlineEngine(t, EngineDesc{})
+	s := newTestStream(t, e, slow, f, g.frames, StreamDesc{Buffer: 16 * time.Second})
+	h, err := e.Play(s.Clip(), PlayDesc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	render(t, dev, 4800)
+	slow.delay.Store(int64(2 * time.Millisecond))
+	before := slow.reads.Load()
+	if err := e.Stop(h); err != nil {
+		t.Fatal(err)
+	}
+	for e.Playing(h) {
+		render(t, dev, 1024)
+	}
+	for deadline := time.Now().Add(5 * time.Second); slow.reads.Load() < before+4; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the decoder did not start its refill within 5 s")
+		}
+	}
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		buf := make([]byte, 256*4)
+		for !stop.Load() {
+			dev.Render(buf)
+			time.Sleep(time.Millisecond)
+		}
+	})
+	start := time.Now()
+	err = s.Close(200 * time.Millisecond)
+	took, reads := time.Since(start), slow.reads.Load()-before
+	stop.Store(true)
+	wg.Wait()
+	if err != nil {
+		t.Fatalf("Close during a refill: %v (after %v, %d reads into the refill)", err, took, reads)
+	}
+	t.Logf("Close returned after %v, %d reads into the refill of 188", took, reads)
+}
