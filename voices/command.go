@@ -29,20 +29,20 @@ const (
 // pointer, the voice slot the producer reserved, and the voice's
 // settings.
 type command struct {
-	kind      cmdKind
-	flags     uint8 // cmdFlag*
-	priority  int16
-	slot      uint32 // voice slot (cmdPlay..cmdPan) or format index (cmdFormatGain)
-	gen       uint32 // the handle's generation, so a late command for an ended voice is ignored
-	value     float32
-	pan       float32
-	clip      *clipState
-	enqueueNs int64 // the mixer's latest block start at Play, for the Play-to-mix latency
+	kind     cmdKind
+	flags    uint8 // cmdFlag*
+	priority int16
+	slot     uint32 // voice slot (cmdPlay..cmdPan) or format index (cmdFormatGain)
+	gen      uint32 // the handle's generation, so a late command for an ended voice is ignored
+	value    float32
+	pan      float32
 	// Issue 18's fields (bus.go, control.go, clock.go). A Play's start
 	// time, offset and pitch are in its slot's playArgs (playargs.go).
-	fade int32 // frames of a fade (Play's fade-in, FadeBus, StopBus, Fade)
-	bus  uint8 // Play: the voice's bus; bus commands: the bus
-	op   uint8 // the command's variant: an After, or on/off
+	fade      int32 // frames of a fade (Play's fade-in, FadeBus, StopBus, Fade)
+	clip      *clipState
+	enqueueNs int64 // the mixer's latest block start at Play, for the Play-to-mix latency
+	bus       uint8 // Play: the voice's bus; bus commands: the bus
+	op        uint8 // the command's variant: an After, or on/off
 	// 3D sound (spatial.go): SetDirection's direction.
 	v3 [3]float32
 }
