@@ -106,84 +106,99 @@ func (lim *Limiter) Run(mix []Frame, g, dg float32) {
 		lim.dpos = pos
 		return
 	}
+	lim.runLoud(mix, g, dg)
+}
+
+// runLoud is Run's frame-by-frame path: each frame's gain, then its
+// step through the window (the queue of the gains the window's frames
+// need, the envelope, the mean of its cuts) and the delay line. The
+// limiter's state is held in locals for the block and stored back at its
+// end: read and written through lim on every frame, it cost the step
+// twice its arithmetic. limiter_ref_test.go keeps the step as it was
+// written before, one frame a call, and TestLimiterMatchesStep checks
+// these bits against it.
+func (lim *Limiter) runLoud(mix []Frame, g, dg float32) {
+	w := len(lim.cuts)
+	cuts, qgain, qat := lim.cuts[:w], lim.qgain[:w], lim.qat[:w]
+	delay := lim.delay
+	qhead, qlen, now := lim.qhead, lim.qlen, lim.now
+	hold, cut, sum, busy := lim.hold, lim.cut, lim.sum, lim.busy
+	wpos, dpos := lim.wpos, lim.dpos
+	keep, invW := lim.keep, lim.invW
 	for i := range mix {
 		g += dg
 		in := Frame{mix[i][0] * g, mix[i][1] * g}
-		mix[i] = lim.step(in)
-	}
-}
-
-// step takes one input frame and returns the frame Delay frames earlier,
-// limited.
-func (lim *Limiter) step(in Frame) Frame {
-	w := len(lim.cuts)
-	// The gain this frame needs, into the window's minimum.
-	if lim.qlen > 0 && lim.qat[lim.qhead] <= lim.now-w {
-		lim.qlen-- // left the window
-		if lim.qhead++; lim.qhead == w {
-			lim.qhead = 0
-		}
-	}
-	if a := max(mag(in[0]), mag(in[1])); a > one {
-		n := limiterCeiling / math.Float32frombits(a)
-		i := lim.qhead + lim.qlen // the slot after the tail
-		if i >= w {
-			i -= w
-		}
-		for lim.qlen > 0 {
-			if i--; i < 0 {
-				i = w - 1
+		// The gain this frame needs, into the window's minimum.
+		if qlen > 0 && qat[qhead] <= now-w {
+			qlen-- // left the window
+			if qhead++; qhead == w {
+				qhead = 0
 			}
-			if lim.qgain[i] < n {
-				if i++; i == w {
-					i = 0
+		}
+		if a := max(mag(in[0]), mag(in[1])); a > one {
+			n := limiterCeiling / math.Float32frombits(a)
+			j := qhead + qlen // the slot after the tail
+			if j >= w {
+				j -= w
+			}
+			for qlen > 0 {
+				if j--; j < 0 {
+					j = w - 1
 				}
-				break
+				if qgain[j] < n {
+					if j++; j == w {
+						j = 0
+					}
+					break
+				}
+				qlen-- // never the least again while n is in the window
 			}
-			lim.qlen-- // never the least again while n is in the window
+			qgain[j], qat[j] = n, now
+			qlen++
 		}
-		lim.qgain[i], lim.qat[i] = n, lim.now
-		lim.qlen++
+		now++
+		hold = 1
+		if qlen > 0 {
+			hold = qgain[qhead]
+		}
+		wi := wpos
+		if wpos++; wpos == w {
+			wpos = 0
+		}
+		// The envelope: the held minimum, or the release from the last frame.
+		if c := 1 - hold; c > cut*keep {
+			cut = c
+		} else if cut *= keep; cut < limiterSnap {
+			cut = 0
+		}
+		old := cuts[wi]
+		if old != 0 {
+			busy--
+		}
+		if cut != 0 {
+			busy++
+		}
+		cuts[wi] = cut
+		gain := float32(1)
+		if busy == 0 {
+			sum = 0 // exactly: clean audio passes bit for bit
+		} else {
+			sum += float64(cut) - float64(old)
+			gain = float32(1 - float64(sum*invW)) // unfused: the same bits on every CPU
+		}
+		out := delay[dpos]
+		delay[dpos] = in
+		if dpos++; dpos == len(delay) {
+			dpos = 0
+		}
+		if gain != 1 {
+			out = Frame{clamp1(out[0] * gain), clamp1(out[1] * gain)}
+		}
+		mix[i] = out
 	}
-	lim.now++
-	lim.hold = 1
-	if lim.qlen > 0 {
-		lim.hold = lim.qgain[lim.qhead]
-	}
-	wi := lim.wpos
-	if lim.wpos++; lim.wpos == w {
-		lim.wpos = 0
-	}
-	// The envelope: the held minimum, or the release from the last frame.
-	if c := 1 - lim.hold; c > lim.cut*lim.keep {
-		lim.cut = c
-	} else if lim.cut *= lim.keep; lim.cut < limiterSnap {
-		lim.cut = 0
-	}
-	old := lim.cuts[wi]
-	if old != 0 {
-		lim.busy--
-	}
-	if lim.cut != 0 {
-		lim.busy++
-	}
-	lim.cuts[wi] = lim.cut
-	gain := float32(1)
-	if lim.busy == 0 {
-		lim.sum = 0 // exactly: clean audio passes bit for bit
-	} else {
-		lim.sum += float64(lim.cut) - float64(old)
-		gain = float32(1 - float64(lim.sum*lim.invW)) // unfused: the same bits on every CPU
-	}
-	out := lim.delay[lim.dpos]
-	lim.delay[lim.dpos] = in
-	if lim.dpos++; lim.dpos == len(lim.delay) {
-		lim.dpos = 0
-	}
-	if gain == 1 {
-		return out
-	}
-	return Frame{clamp1(out[0] * gain), clamp1(out[1] * gain)}
+	lim.qhead, lim.qlen, lim.now = qhead, qlen, now
+	lim.hold, lim.cut, lim.sum, lim.busy = hold, cut, sum, busy
+	lim.wpos, lim.dpos = wpos, dpos
 }
 
 // quiet reports whether every sample of mix lies within full scale.
