@@ -38,6 +38,14 @@ if (cd voices/internal/dsp/asmgen && go vet ./...) && go generate ./voices/inter
 else
 	fail "regenerating the kernels changed the committed assembly (run go generate ./voices/internal/dsp and commit)"
 fi
+# The queue's release store (lifetime/syncs/asmgen), likewise.
+echo "== generated release store: go generate ./lifetime/syncs changes nothing"
+if (cd lifetime/syncs/asmgen && go vet ./...) && go generate ./lifetime/syncs &&
+	git diff --exit-code --stat -- lifetime/syncs/release_amd64.s; then
+	echo "   unchanged"
+else
+	fail "regenerating lifetime/syncs's assembly changed it (run go generate ./lifetime/syncs and commit)"
+fi
 
 # fused ARCHENV...: lists the non-test functions of voices and its internal
 # packages whose machine code has a fused multiply-add, in a test binary

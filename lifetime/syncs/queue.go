@@ -122,7 +122,15 @@ func (q *Queue[T]) Reserve() (v *T, pos uint64, ok bool) {
 
 // Publish hands the value written at the position Reserve returned to the
 // consumer. Call it once per successful Reserve.
-func (q *Queue[T]) Publish(pos uint64) { q.cell[pos&q.mask].seq.Store(pos + 1) }
+//
+// Publish is a release store and no more: the value is visible to the
+// consumer once the cell is, but a load the producer makes after Publish
+// may be ordered before it. On amd64 it is a plain MOV (release_amd64.s),
+// where sync/atomic's Store is an XCHG, a full fence that cost Play about
+// 5 ns. A producer whose next load must see the consumer's state (a
+// Dekker-style handshake) needs a full fence between, such as any
+// sync/atomic Store, Swap or CompareAndSwap. Push stays fully fenced.
+func (q *Queue[T]) Publish(pos uint64) { storeRelease(&q.cell[pos&q.mask].seq, pos+1) }
 
 // Pop takes the oldest published value. It returns false when the queue is
 // empty or when the oldest claimed cell is still being written by its
