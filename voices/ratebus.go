@@ -140,11 +140,7 @@ func (b *rateBus) render(m *mixer, mix []frame) {
 	for out := mix; len(out) > 0; {
 		c, span := b.chunk(len(out))
 		src := bus[k+b.have-lo : k+span-lo]
-		dl, dr := l[b.have:span], r[b.have:span]
-		dr = dr[:len(dl)]
-		for j, f := range src[:len(dl)] {
-			dl[j], dr[j] = f[0], f[1]
-		}
+		b.kern.Deinterleave(l[b.have:span], r[b.have:span], src)
 		adv := b.filter(out[:c], l[:span], r[:span])
 		copy(l, l[adv:span])
 		copy(r, r[adv:span])

@@ -171,6 +171,8 @@ type Kernels struct {
 	// (Kernels.FilterSteps, Kernels.Split).
 	pitch pitchFilter
 	split sincConverter
+	// deint is Kernels.Deinterleave.
+	deint func(l, r []float32, src []Frame)
 }
 
 // scalarKernels are the reference loops in plain Go: what other
@@ -185,6 +187,7 @@ var scalarKernels = Kernels{
 	filter:  filterScalar,
 	pitch:   filterStepsScalar,
 	split:   convertScalar,
+	deint:   deinterleaveScalar,
 }
 
 // ScalarKernels returns the reference kernels in plain Go.
@@ -203,6 +206,19 @@ func BestKernels() *Kernels {
 // AVX2 and in builds with the steadyframe_scalar tag. The tests and
 // benchmarks compare them side by side.
 func VectorKernels() []*Kernels { return slices.Clone(vectorSets) }
+
+// Deinterleave copies len(l) frames of src into the planes l and r, left
+// and right, unchanged: a rate bus's summed frames into the planes its
+// filter reads. r and src must hold as many; the planes must not overlap.
+func (ks *Kernels) Deinterleave(l, r []float32, src []Frame) { ks.deint(l, r, src) }
+
+// deinterleaveScalar is the reference Deinterleave.
+func deinterleaveScalar(l, r []float32, src []Frame) {
+	src, r = src[:len(l)], r[:len(l)]
+	for j, f := range src {
+		l[j], r[j] = f[0], f[1]
+	}
+}
 
 // Name returns the set's name: "scalar", "avx2" or "avx512".
 func (ks *Kernels) Name() string { return ks.name }

@@ -52,6 +52,7 @@ func newVectorKernels(name string, ok, wide bool) *Kernels {
 		filter:  filterVec(wide),
 		pitch:   filterStepsVec(wide),
 		split:   splitVec,
+		deint:   deinterleaveVec,
 	}
 }
 
@@ -400,4 +401,20 @@ func filterVec(wide bool) sincFilter {
 			sincMonoAVX2(&out[0], n, x, &t.coef[0], &t.adv[0], t.taps, seq, t.phases, gl, gr)
 		}
 	}
+}
+
+//go:noescape
+func framesSplitAVX2(l *float32, roff int, src *Frame, n int)
+
+// deinterleaveVec is deinterleaveScalar with AVX2, eight frames at a
+// time, and the scalar loop over the rest: a copy, the same bits.
+func deinterleaveVec(l, r []float32, src []Frame) {
+	n := len(l)
+	src, r = src[:n], r[:n]
+	if v := n &^ 7; v > 0 {
+		roff := int(uintptr(unsafe.Pointer(&r[0])) - uintptr(unsafe.Pointer(&l[0])))
+		framesSplitAVX2(&l[0], roff, &src[0], v)
+		l, r, src = l[v:], r[v:], src[v:]
+	}
+	deinterleaveScalar(l, r, src)
 }

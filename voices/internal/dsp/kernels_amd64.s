@@ -1613,6 +1613,30 @@ cfs56:
 	VZEROUPPER
 	RET
 
+// func framesSplitAVX2(l *float32, roff int, src *[2]float32, n int)
+// Requires: AVX, AVX2
+TEXT ·framesSplitAVX2(SB), NOSPLIT, $0-32
+	MOVQ l+0(FP), DI
+	MOVQ roff+8(FP), AX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+
+cfx57:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VSHUFPS $0xdd, Y1, Y0, Y3
+	VPERMPD $0xd8, Y2, Y2
+	VPERMPD $0xd8, Y3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, (DI)(AX*1)
+	ADDQ    $0x00000040, SI
+	ADDQ    $0x00000020, DI
+	SUBQ    $0x00000008, CX
+	JNZ     cfx57
+	VZEROUPPER
+	RET
+
 // func sincGroups56AVX2(out *[2]float32, n int, x *float32, coef *float32, lane *int32, adv *uint32, groups uint32, seq uint32, gl float32, gr float32, chans *[8]uint32)
 // Requires: AVX, AVX2, CMOV
 TEXT ·sincGroups56AVX2(SB), NOSPLIT, $0-72
@@ -1637,7 +1661,7 @@ TEXT ·sincGroups56AVX2(SB), NOSPLIT, $0-72
 	VUNPCKLPS    X14, X15, X15
 	VBROADCASTSD X15, Y15
 
-hg57:
+hg58:
 	MOVQ         R11, R10
 	SHRQ         $0x01, R10
 	IMUL3Q       $0x00000e00, R10, R10
@@ -1850,24 +1874,24 @@ hg57:
 	ADDQ         BX, CX
 	XORL         BX, BX
 	TESTQ        $0x00000001, R11
-	JZ           skip58
+	JZ           skip59
 	MOVQ         R11, DX
 	SHRQ         $0x01, DX
 	MOVL         (R13)(DX*4), AX
 	LEAQ         (SI)(AX*4), SI
 
-skip58:
+skip59:
 	ADDQ $0x00000040, DI
 	INCL R11
 	MOVL groups+48(FP), AX
 	SHLL $0x01, AX
 	CMPL R11, AX
-	JB   skip59
+	JB   skip60
 	XORL R11, R11
 
-skip59:
+skip60:
 	TESTQ CX, CX
-	JNZ   hg57
+	JNZ   hg58
 	VZEROUPPER
 	RET
 
@@ -1895,7 +1919,7 @@ TEXT ·sincGroups64AVX2(SB), NOSPLIT, $0-72
 	VUNPCKLPS    X14, X15, X15
 	VBROADCASTSD X15, Y15
 
-hg60:
+hg61:
 	MOVQ         R11, R10
 	SHRQ         $0x01, R10
 	IMUL3Q       $0x00001000, R10, R10
@@ -2132,24 +2156,24 @@ hg60:
 	ADDQ         BX, CX
 	XORL         BX, BX
 	TESTQ        $0x00000001, R11
-	JZ           skip61
+	JZ           skip62
 	MOVQ         R11, DX
 	SHRQ         $0x01, DX
 	MOVL         (R13)(DX*4), AX
 	LEAQ         (SI)(AX*4), SI
 
-skip61:
+skip62:
 	ADDQ $0x00000040, DI
 	INCL R11
 	MOVL groups+48(FP), AX
 	SHLL $0x01, AX
 	CMPL R11, AX
-	JB   skip62
+	JB   skip63
 	XORL R11, R11
 
-skip62:
+skip63:
 	TESTQ CX, CX
-	JNZ   hg60
+	JNZ   hg61
 	VZEROUPPER
 	RET
 
@@ -2175,7 +2199,7 @@ TEXT ·resampleF32MonoAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU32    dupPairs<>+0(SB), Z27
 	VMOVDQU32    dupPairs<>+64(SB), Z26
 
-lfm63:
+lfm64:
 	MOVL         R8, AX
 	VPBROADCASTQ AX, Z0
 	VPADDQ       Z31, Z0, Z1
@@ -2213,7 +2237,7 @@ lfm63:
 	VMOVUPS      Z7, 64(DI)
 	ADDQ         $0x00000080, DI
 	SUBQ         $0x00000010, CX
-	JNZ          lfm63
+	JNZ          lfm64
 	VZEROUPPER
 	RET
 
@@ -2239,7 +2263,7 @@ TEXT ·resampleS16MonoAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU32    dupPairs<>+0(SB), Z27
 	VMOVDQU32    dupPairs<>+64(SB), Z26
 
-lsm64:
+lsm65:
 	MOVL         R8, AX
 	VPBROADCASTQ AX, Z0
 	VPADDQ       Z31, Z0, Z1
@@ -2277,7 +2301,7 @@ lsm64:
 	VMOVUPS      Z7, 64(DI)
 	ADDQ         $0x00000080, DI
 	SUBQ         $0x00000010, CX
-	JNZ          lsm64
+	JNZ          lsm65
 	VZEROUPPER
 	RET
 
@@ -2303,7 +2327,7 @@ TEXT ·resampleS16StereoAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU32    zipPairs<>+0(SB), Z27
 	VMOVDQU32    zipPairs<>+64(SB), Z26
 
-lss65:
+lss66:
 	MOVL         R8, AX
 	VPBROADCASTQ AX, Z0
 	VPADDQ       Z31, Z0, Z1
@@ -2351,7 +2375,7 @@ lss65:
 	VMOVUPS      Z7, 64(DI)
 	ADDQ         $0x00000080, DI
 	SUBQ         $0x00000010, CX
-	JNZ          lss65
+	JNZ          lss66
 	VZEROUPPER
 	RET
 
@@ -2378,7 +2402,7 @@ TEXT ·resampleF32StereoAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU32    zipPairs<>+64(SB), Z26
 	VPBROADCASTD linIntOne<>+0(SB), Z23
 
-lfs66:
+lfs67:
 	MOVL         R8, AX
 	VPBROADCASTQ AX, Z0
 	VPADDQ       Z31, Z0, Z1
@@ -2435,7 +2459,7 @@ lfs66:
 	VMOVUPS      Z7, 64(DI)
 	ADDQ         $0x00000080, DI
 	SUBQ         $0x00000010, CX
-	JNZ          lfs66
+	JNZ          lfs67
 	VZEROUPPER
 	RET
 
@@ -2466,7 +2490,7 @@ TEXT ·sincMonoGroups56AVX512(SB), NOSPLIT, $0-64
 	VMOVDQU32    dupPairs<>+0(SB), Z13
 	VMOVDQU32    dupPairs<>+64(SB), Z12
 
-g67:
+g68:
 	IMUL3Q       $0x00000e00, R11, R10
 	ADDQ         R8, R10
 	VBROADCASTSS (SI), Z0
@@ -2666,12 +2690,12 @@ g67:
 	ADDQ         $0x00000080, DI
 	INCL         R11
 	CMPL         R11, groups+48(FP)
-	JB           skip68
+	JB           skip69
 	XORL         R11, R11
 
-skip68:
+skip69:
 	TESTQ CX, CX
-	JNZ   g67
+	JNZ   g68
 	VZEROUPPER
 	RET
 
@@ -2702,7 +2726,7 @@ TEXT ·sincMonoGroups64AVX512(SB), NOSPLIT, $0-64
 	VMOVDQU32    dupPairs<>+0(SB), Z13
 	VMOVDQU32    dupPairs<>+64(SB), Z12
 
-g69:
+g70:
 	IMUL3Q       $0x00001000, R11, R10
 	ADDQ         R8, R10
 	VBROADCASTSS (SI), Z0
@@ -2926,12 +2950,12 @@ g69:
 	ADDQ         $0x00000080, DI
 	INCL         R11
 	CMPL         R11, groups+48(FP)
-	JB           skip70
+	JB           skip71
 	XORL         R11, R11
 
-skip70:
+skip71:
 	TESTQ CX, CX
-	JNZ   g69
+	JNZ   g70
 	VZEROUPPER
 	RET
 
@@ -2962,7 +2986,7 @@ TEXT ·sincStereoGroups56AVX512(SB), NOSPLIT, $0-64
 	VMOVDQU32    zipPairs<>+0(SB), Z13
 	VMOVDQU32    zipPairs<>+64(SB), Z12
 
-g71:
+g72:
 	IMUL3Q      $0x00000e00, R11, R10
 	ADDQ        R8, R10
 	VMOVAPS     (R10), Z8
@@ -3275,12 +3299,12 @@ g71:
 	ADDQ        $0x00000080, DI
 	INCL        R11
 	CMPL        R11, groups+48(FP)
-	JB          skip72
+	JB          skip73
 	XORL        R11, R11
 
-skip72:
+skip73:
 	TESTQ CX, CX
-	JNZ   g71
+	JNZ   g72
 	VZEROUPPER
 	RET
 
@@ -3311,7 +3335,7 @@ TEXT ·sincStereoGroups64AVX512(SB), NOSPLIT, $0-64
 	VMOVDQU32    zipPairs<>+0(SB), Z13
 	VMOVDQU32    zipPairs<>+64(SB), Z12
 
-g73:
+g74:
 	IMUL3Q      $0x00001000, R11, R10
 	ADDQ        R8, R10
 	VMOVAPS     (R10), Z8
@@ -3664,12 +3688,12 @@ g73:
 	ADDQ        $0x00000080, DI
 	INCL        R11
 	CMPL        R11, groups+48(FP)
-	JB          skip74
+	JB          skip75
 	XORL        R11, R11
 
-skip74:
+skip75:
 	TESTQ CX, CX
-	JNZ   g73
+	JNZ   g74
 	VZEROUPPER
 	RET
 
@@ -3692,11 +3716,11 @@ TEXT ·pitchMonoAVX2(SB), NOSPLIT, $0-96
 	VUNPCKLPS X13, X15, X15
 	VMOVSS    vecFracScale<>+0(SB), X12
 
-pitch75:
+pitch76:
 	MOVQ         DX, AX
 	SHRQ         $0x20, AX
 	CMPQ         AX, limit+72(FP)
-	JGT          pbail76
+	JGT          pbail77
 	LEAQ         (SI)(AX*4), BX
 	MOVL         DX, AX
 	MOVL         AX, R10
@@ -3711,7 +3735,7 @@ pitch75:
 	VXORPS       Y4, Y4, Y4
 	VXORPS       Y5, Y5, Y5
 
-ptaps77:
+ptaps78:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -3720,7 +3744,7 @@ ptaps77:
 	VMULPS  (BX), Y0, Y2
 	VADDPS  Y2, Y4, Y4
 	SUBQ    $0x08, R11
-	JZ      ptapsdone78
+	JZ      ptapsdone79
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -3731,9 +3755,9 @@ ptaps77:
 	ADDQ    $0x40, R10
 	ADDQ    $0x40, BX
 	SUBQ    $0x08, R11
-	JNZ     ptaps77
+	JNZ     ptaps78
 
-ptapsdone78:
+ptapsdone79:
 	VADDPS       Y5, Y4, Y4
 	VEXTRACTF128 $0x01, Y4, X5
 	VADDPS       X5, X4, X4
@@ -3750,13 +3774,13 @@ ptapsdone78:
 	ADDQ         $0x08, R13
 	ADDQ         $0x08, DI
 	DECQ         CX
-	JNZ          pitch75
+	JNZ          pitch76
 	MOVQ         DX, next+80(FP)
 	MOVQ         $0x00000000, left+88(FP)
 	VZEROUPPER
 	RET
 
-pbail76:
+pbail77:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET
@@ -3780,11 +3804,11 @@ TEXT ·pitchMonoAVX512(SB), NOSPLIT, $0-96
 	VUNPCKLPS X13, X15, X15
 	VMOVSS    vecFracScale<>+0(SB), X12
 
-pitch79:
+pitch80:
 	MOVQ         DX, AX
 	SHRQ         $0x20, AX
 	CMPQ         AX, limit+72(FP)
-	JGT          pbail80
+	JGT          pbail81
 	LEAQ         (SI)(AX*4), BX
 	MOVL         DX, AX
 	MOVL         AX, R10
@@ -3798,9 +3822,9 @@ pitch79:
 	MOVQ         R9, R11
 	VPXORD       Z4, Z4, Z4
 
-ptaps81:
+ptaps82:
 	CMPQ    R11, $0x10
-	JB      ptail82
+	JB      ptail83
 	VMOVUPS (R10), Z0
 	VMOVUPS (R10)(R12*1), Z1
 	VSUBPS  Z0, Z1, Z1
@@ -3811,12 +3835,12 @@ ptaps81:
 	ADDQ    $0x40, R10
 	ADDQ    $0x40, BX
 	SUBQ    $0x10, R11
-	JMP     ptaps81
+	JMP     ptaps82
 
-ptail82:
+ptail83:
 	VEXTRACTF64X4 $0x01, Z4, Y5
 	TESTQ         R11, R11
-	JZ            ptapsdone83
+	JZ            ptapsdone84
 	VMOVUPS       (R10), Y0
 	VMOVUPS       (R10)(R12*1), Y1
 	VSUBPS        Y0, Y1, Y1
@@ -3825,7 +3849,7 @@ ptail82:
 	VMULPS        (BX), Y0, Y2
 	VADDPS        Y2, Y4, Y4
 
-ptapsdone83:
+ptapsdone84:
 	VADDPS       Y5, Y4, Y4
 	VEXTRACTF128 $0x01, Y4, X5
 	VADDPS       X5, X4, X4
@@ -3842,13 +3866,13 @@ ptapsdone83:
 	ADDQ         $0x08, R13
 	ADDQ         $0x08, DI
 	DECQ         CX
-	JNZ          pitch79
+	JNZ          pitch80
 	MOVQ         DX, next+80(FP)
 	MOVQ         $0x00000000, left+88(FP)
 	VZEROUPPER
 	RET
 
-pbail80:
+pbail81:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET
@@ -3874,7 +3898,7 @@ TEXT ·pitchMonoPairsAVX2(SB), NOSPLIT, $0-96
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail84
+	JGT          ppbail85
 	LEAQ         (SI)(R9*4), BX
 	MOVL         DX, R9
 	MOVL         R9, R10
@@ -3889,7 +3913,7 @@ TEXT ·pitchMonoPairsAVX2(SB), NOSPLIT, $0-96
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail84
+	JGT          ppbail85
 	LEAQ         (SI)(R9*4), R15
 	MOVL         DX, R9
 	MOVL         R9, AX
@@ -3908,7 +3932,7 @@ TEXT ·pitchMonoPairsAVX2(SB), NOSPLIT, $0-96
 	VXORPS       Y6, Y6, Y6
 	VXORPS       Y7, Y7, Y7
 
-pptaps85:
+pptaps86:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -3924,7 +3948,7 @@ pptaps85:
 	VMULPS  (R15), Y0, Y1
 	VADDPS  Y1, Y6, Y6
 	SUBQ    $0x20, R11
-	JZ      pptapsdone86
+	JZ      pptapsdone87
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -3944,22 +3968,22 @@ pptaps85:
 	ADDQ    $0x40, AX
 	ADDQ    $0x40, R15
 	SUBQ    $0x20, R11
-	JNZ     pptaps85
+	JNZ     pptaps86
 
-pptapsdone86:
+pptapsdone87:
 	VADDPS     Y5, Y4, Y4
 	VADDPS     Y7, Y6, Y6
 	VPERM2F128 $0x20, Y6, Y4, Y5
 	VPERM2F128 $0x31, Y6, Y4, Y7
 	VADDPS     Y7, Y5, Y8
 
-ppair87:
+ppair88:
 	DECQ         CX
-	JZ           pplast88
+	JZ           pplast89
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail84
+	JGT          ppbail85
 	LEAQ         (SI)(R9*4), BX
 	MOVL         DX, R9
 	MOVL         R9, R10
@@ -3974,7 +3998,7 @@ ppair87:
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail84
+	JGT          ppbail85
 	LEAQ         (SI)(R9*4), R15
 	MOVL         DX, R9
 	MOVL         R9, AX
@@ -3993,7 +4017,7 @@ ppair87:
 	VXORPS       Y6, Y6, Y6
 	VXORPS       Y7, Y7, Y7
 
-pptaps89:
+pptaps90:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4009,7 +4033,7 @@ pptaps89:
 	VMULPS  (R15), Y0, Y1
 	VADDPS  Y1, Y6, Y6
 	SUBQ    $0x20, R11
-	JZ      pptapsdone90
+	JZ      pptapsdone91
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4029,9 +4053,9 @@ pptaps89:
 	ADDQ    $0x40, AX
 	ADDQ    $0x40, R15
 	SUBQ    $0x20, R11
-	JNZ     pptaps89
+	JNZ     pptaps90
 
-pptapsdone90:
+pptapsdone91:
 	VPERMILPS    $0x4e, Y8, Y0
 	VADDPS       Y0, Y8, Y8
 	VMOVSHDUP    Y8, Y0
@@ -4048,9 +4072,9 @@ pptapsdone90:
 	VPERM2F128   $0x20, Y6, Y4, Y5
 	VPERM2F128   $0x31, Y6, Y4, Y7
 	VADDPS       Y7, Y5, Y8
-	JMP          ppair87
+	JMP          ppair88
 
-pplast88:
+pplast89:
 	VPERMILPS    $0x4e, Y8, Y0
 	VADDPS       Y0, Y8, Y8
 	VMOVSHDUP    Y8, Y0
@@ -4067,7 +4091,7 @@ pplast88:
 	VZEROUPPER
 	RET
 
-ppbail84:
+ppbail85:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET
@@ -4091,11 +4115,11 @@ TEXT ·pitchStereoAVX2(SB), NOSPLIT, $0-96
 	VUNPCKLPS X13, X15, X15
 	VMOVSS    vecFracScale<>+0(SB), X12
 
-pitch91:
+pitch92:
 	MOVQ         DX, AX
 	SHRQ         $0x20, AX
 	CMPQ         AX, limit+72(FP)
-	JGT          pbail92
+	JGT          pbail93
 	LEAQ         (SI)(AX*4), BX
 	MOVL         DX, AX
 	MOVL         AX, R10
@@ -4112,7 +4136,7 @@ pitch91:
 	VXORPS       Y6, Y6, Y6
 	VXORPS       Y7, Y7, Y7
 
-ptaps93:
+ptaps94:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4123,7 +4147,7 @@ ptaps93:
 	VMULPS  (BX)(R14*1), Y0, Y3
 	VADDPS  Y3, Y6, Y6
 	SUBQ    $0x08, R11
-	JZ      ptapsdone94
+	JZ      ptapsdone95
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4136,9 +4160,9 @@ ptaps93:
 	ADDQ    $0x40, R10
 	ADDQ    $0x40, BX
 	SUBQ    $0x08, R11
-	JNZ     ptaps93
+	JNZ     ptaps94
 
-ptapsdone94:
+ptapsdone95:
 	VADDPS       Y5, Y4, Y4
 	VEXTRACTF128 $0x01, Y4, X5
 	VADDPS       X5, X4, X4
@@ -4162,13 +4186,13 @@ ptapsdone94:
 	ADDQ         $0x08, R13
 	ADDQ         $0x08, DI
 	DECQ         CX
-	JNZ          pitch91
+	JNZ          pitch92
 	MOVQ         DX, next+80(FP)
 	MOVQ         $0x00000000, left+88(FP)
 	VZEROUPPER
 	RET
 
-pbail92:
+pbail93:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET
@@ -4192,11 +4216,11 @@ TEXT ·pitchStereoAVX512(SB), NOSPLIT, $0-96
 	VUNPCKLPS X13, X15, X15
 	VMOVSS    vecFracScale<>+0(SB), X12
 
-pitch95:
+pitch96:
 	MOVQ         DX, AX
 	SHRQ         $0x20, AX
 	CMPQ         AX, limit+72(FP)
-	JGT          pbail96
+	JGT          pbail97
 	LEAQ         (SI)(AX*4), BX
 	MOVL         DX, AX
 	MOVL         AX, R10
@@ -4211,9 +4235,9 @@ pitch95:
 	VPXORD       Z4, Z4, Z4
 	VPXORD       Z6, Z6, Z6
 
-ptaps97:
+ptaps98:
 	CMPQ    R11, $0x10
-	JB      ptail98
+	JB      ptail99
 	VMOVUPS (R10), Z0
 	VMOVUPS (R10)(R12*1), Z1
 	VSUBPS  Z0, Z1, Z1
@@ -4226,13 +4250,13 @@ ptaps97:
 	ADDQ    $0x40, R10
 	ADDQ    $0x40, BX
 	SUBQ    $0x10, R11
-	JMP     ptaps97
+	JMP     ptaps98
 
-ptail98:
+ptail99:
 	VEXTRACTF64X4 $0x01, Z4, Y5
 	VEXTRACTF64X4 $0x01, Z6, Y7
 	TESTQ         R11, R11
-	JZ            ptapsdone99
+	JZ            ptapsdone100
 	VMOVUPS       (R10), Y0
 	VMOVUPS       (R10)(R12*1), Y1
 	VSUBPS        Y0, Y1, Y1
@@ -4243,7 +4267,7 @@ ptail98:
 	VMULPS        (BX)(R14*1), Y0, Y3
 	VADDPS        Y3, Y6, Y6
 
-ptapsdone99:
+ptapsdone100:
 	VADDPS       Y5, Y4, Y4
 	VEXTRACTF128 $0x01, Y4, X5
 	VADDPS       X5, X4, X4
@@ -4267,13 +4291,13 @@ ptapsdone99:
 	ADDQ         $0x08, R13
 	ADDQ         $0x08, DI
 	DECQ         CX
-	JNZ          pitch95
+	JNZ          pitch96
 	MOVQ         DX, next+80(FP)
 	MOVQ         $0x00000000, left+88(FP)
 	VZEROUPPER
 	RET
 
-pbail96:
+pbail97:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET
@@ -4299,7 +4323,7 @@ TEXT ·pitchStereoPairsAVX2(SB), NOSPLIT, $0-96
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail100
+	JGT          ppbail101
 	LEAQ         (SI)(R9*4), BX
 	MOVL         DX, R9
 	MOVL         R9, R10
@@ -4314,7 +4338,7 @@ TEXT ·pitchStereoPairsAVX2(SB), NOSPLIT, $0-96
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail100
+	JGT          ppbail101
 	LEAQ         (SI)(R9*4), R15
 	MOVL         DX, R9
 	MOVL         R9, AX
@@ -4337,7 +4361,7 @@ TEXT ·pitchStereoPairsAVX2(SB), NOSPLIT, $0-96
 	VXORPS       Y10, Y10, Y10
 	VXORPS       Y11, Y11, Y11
 
-pptaps101:
+pptaps102:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4357,7 +4381,7 @@ pptaps101:
 	VMULPS  (R15)(R14*1), Y0, Y1
 	VADDPS  Y1, Y10, Y10
 	SUBQ    $0x20, R11
-	JZ      pptapsdone102
+	JZ      pptapsdone103
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4381,9 +4405,9 @@ pptaps101:
 	ADDQ    $0x40, AX
 	ADDQ    $0x40, R15
 	SUBQ    $0x20, R11
-	JNZ     pptaps101
+	JNZ     pptaps102
 
-pptapsdone102:
+pptapsdone103:
 	VADDPS     Y5, Y4, Y4
 	VADDPS     Y7, Y6, Y6
 	VADDPS     Y9, Y8, Y8
@@ -4395,13 +4419,13 @@ pptapsdone102:
 	VPERM2F128 $0x31, Y10, Y8, Y11
 	VADDPS     Y11, Y9, Y3
 
-ppair103:
+ppair104:
 	DECQ         CX
-	JZ           pplast104
+	JZ           pplast105
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail100
+	JGT          ppbail101
 	LEAQ         (SI)(R9*4), BX
 	MOVL         DX, R9
 	MOVL         R9, R10
@@ -4416,7 +4440,7 @@ ppair103:
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail100
+	JGT          ppbail101
 	LEAQ         (SI)(R9*4), R15
 	MOVL         DX, R9
 	MOVL         R9, AX
@@ -4439,7 +4463,7 @@ ppair103:
 	VXORPS       Y10, Y10, Y10
 	VXORPS       Y11, Y11, Y11
 
-pptaps105:
+pptaps106:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4459,7 +4483,7 @@ pptaps105:
 	VMULPS  (R15)(R14*1), Y0, Y1
 	VADDPS  Y1, Y10, Y10
 	SUBQ    $0x20, R11
-	JZ      pptapsdone106
+	JZ      pptapsdone107
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4483,9 +4507,9 @@ pptaps105:
 	ADDQ    $0x40, AX
 	ADDQ    $0x40, R15
 	SUBQ    $0x20, R11
-	JNZ     pptaps105
+	JNZ     pptaps106
 
-pptapsdone106:
+pptapsdone107:
 	VSHUFPS      $0x44, Y3, Y2, Y0
 	VSHUFPS      $0xee, Y3, Y2, Y1
 	VADDPS       Y1, Y0, Y0
@@ -4508,9 +4532,9 @@ pptapsdone106:
 	VPERM2F128   $0x20, Y10, Y8, Y9
 	VPERM2F128   $0x31, Y10, Y8, Y11
 	VADDPS       Y11, Y9, Y3
-	JMP          ppair103
+	JMP          ppair104
 
-pplast104:
+pplast105:
 	VSHUFPS      $0x44, Y3, Y2, Y0
 	VSHUFPS      $0xee, Y3, Y2, Y1
 	VADDPS       Y1, Y0, Y0
@@ -4528,7 +4552,7 @@ pplast104:
 	VZEROUPPER
 	RET
 
-ppbail100:
+ppbail101:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET

@@ -24,6 +24,7 @@ var (
 		filter:  filterNEON,
 		pitch:   filterStepsNEON,
 		split:   splitNEON,
+		deint:   deinterleaveScalar, // a copy: Go's loop, not measured for NEON
 	}
 	vectorSets = []*Kernels{neonKernels}
 )

@@ -197,4 +197,25 @@ func converters() {
 		ADDQ(U32(32), RDI)
 	})
 	end()
+
+	TEXT("framesSplitAVX2", NOSPLIT, "func(l *float32, roff int, src *[2]float32, n int)")
+	Pragma("noescape")
+	Doc("framesSplitAVX2 splits n frames of a stereo mix into the planes, unchanged: Kernels.Deinterleave.")
+	MOVQ(param("l", 0), RDI)
+	MOVQ(param("roff", 8), RAX)
+	MOVQ(param("src", 16), RSI)
+	MOVQ(param("n", 24), RCX)
+	loop("cfx", 8, func() {
+		VMOVUPS(m(RSI, 0), Y0)
+		VMOVUPS(m(RSI, 32), Y1)
+		VSHUFPS(U8(0x88), Y1, Y0, Y2) // L0 L1 L4 L5 | L2 L3 L6 L7
+		VSHUFPS(U8(0xDD), Y1, Y0, Y3)
+		VPERMPD(U8(0xD8), Y2, Y2)
+		VPERMPD(U8(0xD8), Y3, Y3)
+		VMOVUPS(Y2, m(RDI, 0))
+		VMOVUPS(Y3, mi(RDI, RAX, 1, 0))
+		ADDQ(U32(64), RSI)
+		ADDQ(U32(32), RDI)
+	})
+	end()
 }
