@@ -119,19 +119,30 @@ func TestLimiterBursts(t *testing.T) {
 }
 
 // BenchmarkLimiter times the limiter on 1024-frame blocks: quiet, a mix
-// within full scale (the delay alone), and loud, a tone 6 dB over (the
-// gain at work on every frame).
+// within full scale (the delay alone); loud, a tone 6 dB over (the gain
+// at work on every frame); and chord, 32 tones of random frequencies
+// and phases summed to about 12 dB over, whose overs come irregularly as
+// a game's loud mix's do.
 func BenchmarkLimiter(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		amp  float64
-	}{{"quiet", 0.5}, {"loud", 2}} {
+		name  string
+		amp   float64
+		tones int
+	}{{"quiet", 0.5, 1}, {"loud", 2, 1}, {"chord", 0.25, 32}} {
 		b.Run(c.name, func(b *testing.B) {
 			lim := dsp.NewLimiter(48000)
 			src := make([]dsp.Frame, 1024)
-			for i := range src {
-				s := float32(c.amp * math.Sin(2*math.Pi*1000*float64(i)/48000))
-				src[i] = dsp.Frame{s, s}
+			rng := rand.New(rand.NewPCG(7, 8))
+			for range c.tones {
+				hz, ph := 1000.0, 0.0
+				if c.tones > 1 {
+					hz, ph = 100+rng.Float64()*2000, rng.Float64()*2*math.Pi
+				}
+				for i := range src {
+					s := float32(c.amp * math.Sin(2*math.Pi*hz*float64(i)/48000+ph))
+					src[i][0] += s
+					src[i][1] += s
+				}
 			}
 			mix := make([]dsp.Frame, len(src))
 			b.ReportAllocs()
