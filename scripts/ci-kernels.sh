@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The bit-identity tests: the golden renders and tables, the kernels
 # against the reference and against each other; and their allocations.
-bits='TestRenderGolden|TestTablesGolden|TestKernels|TestVector|TestNEON|TestRamp|TestConverters|TestResampler|TestLimiter|TestMixerAllocs'
+bits='TestRenderGolden|TestTablesGolden|TestKernels|TestVector|TestNEON|TestRamp|TestConverters|TestResampler|TestLimiter|TestDeinterleave|TestMixerAllocs'
 
 # The generator is a module of its own (voices/internal/dsp/asmgen), so the
 # library's go.mod does not need avo; go generate fetches it.
