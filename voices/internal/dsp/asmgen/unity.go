@@ -173,41 +173,32 @@ func converters() {
 	})
 	end()
 
-	TEXT("f32SplitAVX2", NOSPLIT, "func(l *float32, roff int, src *byte, n int)")
-	Pragma("noescape")
-	Doc("f32SplitAVX2 splits n stereo frames into the planes, sanitized as f32PlaneAVX2 does.")
-	MOVQ(param("l", 0), RDI)
-	MOVQ(param("roff", 8), RAX)
-	MOVQ(param("src", 16), RSI)
-	MOVQ(param("n", 24), RCX)
-	VBROADCASTSS(vecOne, Y13)
-	VBROADCASTSS(vecNegOne, Y12)
-	loop("cfs", 8, func() {
-		VMOVUPS(m(RSI, 0), Y0)
-		VMOVUPS(m(RSI, 32), Y1)
-		sanitize(Y0, Y4, Y13, Y12)
-		sanitize(Y1, Y5, Y13, Y12)
-		VSHUFPS(U8(0x88), Y1, Y0, Y2) // L0 L1 L4 L5 | L2 L3 L6 L7
-		VSHUFPS(U8(0xDD), Y1, Y0, Y3)
-		VPERMPD(U8(0xD8), Y2, Y2)
-		VPERMPD(U8(0xD8), Y3, Y3)
-		VMOVUPS(Y2, m(RDI, 0))
-		VMOVUPS(Y3, mi(RDI, RAX, 1, 0))
-		ADDQ(U32(64), RSI)
-		ADDQ(U32(32), RDI)
-	})
-	end()
+	stereoSplit("f32SplitAVX2", "*byte", "f32SplitAVX2 splits n stereo frames into the planes, sanitized as f32PlaneAVX2 does.", true)
+	stereoSplit("framesSplitAVX2", "*[2]float32", "framesSplitAVX2 splits n frames of a stereo mix into the planes, unchanged: Kernels.Deinterleave.", false)
+}
 
-	TEXT("framesSplitAVX2", NOSPLIT, "func(l *float32, roff int, src *[2]float32, n int)")
+// stereoSplit writes a routine that splits n stereo f32 frames at src
+// (of Go type srcType) into the planes l and l+roff, eight at a time,
+// each sample sanitized (clamped, NaN read as 0) if clamp.
+func stereoSplit(name, srcType, doc string, clamp bool) {
+	TEXT(name, NOSPLIT, "func(l *float32, roff int, src "+srcType+", n int)")
 	Pragma("noescape")
-	Doc("framesSplitAVX2 splits n frames of a stereo mix into the planes, unchanged: Kernels.Deinterleave.")
+	Doc(doc)
 	MOVQ(param("l", 0), RDI)
 	MOVQ(param("roff", 8), RAX)
 	MOVQ(param("src", 16), RSI)
 	MOVQ(param("n", 24), RCX)
-	loop("cfx", 8, func() {
+	if clamp {
+		VBROADCASTSS(vecOne, Y13)
+		VBROADCASTSS(vecNegOne, Y12)
+	}
+	loop(map[bool]string{true: "cfs", false: "cfx"}[clamp], 8, func() {
 		VMOVUPS(m(RSI, 0), Y0)
 		VMOVUPS(m(RSI, 32), Y1)
+		if clamp {
+			sanitize(Y0, Y4, Y13, Y12)
+			sanitize(Y1, Y5, Y13, Y12)
+		}
 		VSHUFPS(U8(0x88), Y1, Y0, Y2) // L0 L1 L4 L5 | L2 L3 L6 L7
 		VSHUFPS(U8(0xDD), Y1, Y0, Y3)
 		VPERMPD(U8(0xD8), Y2, Y2)
