@@ -27,25 +27,22 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The bit-identity tests: the golden renders and tables, the kernels
 # against the reference and against each other; and their allocations.
-bits='TestRenderGolden|TestTablesGolden|TestKernels|TestVector|TestNEON|TestRamp|TestConverters|TestResampler|TestLimiter|TestDeinterleave|TestMixerAllocs'
+bits='TestRenderGolden|TestTablesGolden|TestKernels|TestVector|TestNEON|TestRamp|TestConverters|TestResampler|TestLimiter|TestDeinterleave|TestPeak|TestMixerAllocs'
 
-# The generator is a module of its own (voices/internal/dsp/asmgen), so the
-# library's go.mod does not need avo; go generate fetches it.
-echo "== generated kernels: go generate ./voices/internal/dsp changes nothing"
-if (cd voices/internal/dsp/asmgen && go vet ./...) && go generate ./voices/internal/dsp &&
-	git diff --exit-code --stat -- voices/internal/dsp/kernels_amd64.s; then
-	echo "   unchanged"
-else
-	fail "regenerating the kernels changed the committed assembly (run go generate ./voices/internal/dsp and commit)"
-fi
-# The queue's release store (lifetime/syncs/asmgen), likewise.
-echo "== generated release store: go generate ./lifetime/syncs changes nothing"
-if (cd lifetime/syncs/asmgen && go vet ./...) && go generate ./lifetime/syncs &&
-	git diff --exit-code --stat -- lifetime/syncs/release_amd64.s; then
-	echo "   unchanged"
-else
-	fail "regenerating lifetime/syncs's assembly changed it (run go generate ./lifetime/syncs and commit)"
-fi
+# Each generator is a module of its own (PKG/asmgen), so the library's
+# go.mod does not need avo; go generate fetches it. PKG:FILE pairs: the
+# vector kernels, and the queue's release store.
+for gen in voices/internal/dsp:kernels_amd64.s lifetime/syncs:release_amd64.s; do
+	pkg=${gen%%:*}
+	file=$pkg/${gen#*:}
+	echo "== generated assembly: go generate ./$pkg changes nothing"
+	if (cd "$pkg/asmgen" && go vet ./...) && go generate "./$pkg" &&
+		git diff --exit-code --stat -- "$file"; then
+		echo "   unchanged"
+	else
+		fail "regenerating $file changed the committed assembly (run go generate ./$pkg and commit)"
+	fi
+done
 
 # fused ARCHENV...: lists the non-test functions of voices and its internal
 # packages whose machine code has a fused multiply-add, in a test binary

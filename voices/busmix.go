@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/steadyframe/steadyframe/lifetime/syncs"
+	"github.com/steadyframe/steadyframe/voices/internal/dsp"
 )
 
 // voiceExt is the part of a voice that buses, pauses, timed fades,
@@ -323,7 +324,7 @@ func (m *mixer) mixBuses() {
 			x.touch(uint8(i)) // its gains move on all the same
 		}
 		if rest && b.gain.cur == 1 && b.gate == 1 && b.duck == 1 {
-			b.level = peakOf(b.buf)
+			b.level = dsp.Peak(b.buf)
 		} else {
 			b.level = b.apply(duckTo)
 		}
@@ -344,7 +345,7 @@ func (b *busRun) apply(duckTo float32) float32 {
 	n := len(b.buf)
 	gate, dgate := b.gate, (b.gateTo-b.gate)/float32(n)
 	d, att, rel := b.duck, b.cfg.duckAtt, b.cfg.duckRel
-	var pk uint32 // the peak's bits, as peakOf keeps them
+	var pk uint32 // the peak's bits, as dsp.Peak keeps them
 	for j := range b.buf {
 		gate += dgate
 		b.gain.advance(1)
@@ -356,7 +357,7 @@ func (b *busRun) apply(duckTo float32) float32 {
 		g := b.gain.cur * gate * d
 		l, r := b.buf[j][0]*g, b.buf[j][1]*g
 		b.buf[j] = frame{l, r}
-		pk = max(pk, magBits(l), magBits(r))
+		pk = max(pk, dsp.Mag(l), dsp.Mag(r))
 	}
 	b.gate, b.duck = b.gateTo, d
 	if b.pausing && b.gate == 0 {
@@ -364,31 +365,6 @@ func (b *busRun) apply(duckTo float32) float32 {
 	}
 	return math.Float32frombits(pk)
 }
-
-func peakOf(buf []frame) float32 {
-	// The magnitudes' bits, four chains of unsigned maxima: for floats of
-	// one sign the bits order as the values do, and a NaN's lie above
-	// every number's, so the result is the float maximum's, NaN included.
-	// Go's float max, with its NaN and signed-zero branches, cost a fifth
-	// of the default mix.
-	var a, b, c, d uint32
-	i := 0
-	for ; i+2 <= len(buf); i += 2 {
-		f, g := buf[i], buf[i+1]
-		a = max(a, magBits(f[0]))
-		b = max(b, magBits(f[1]))
-		c = max(c, magBits(g[0]))
-		d = max(d, magBits(g[1]))
-	}
-	if i < len(buf) {
-		a = max(a, magBits(buf[i][0]))
-		b = max(b, magBits(buf[i][1]))
-	}
-	return math.Float32frombits(max(a, b, c, d))
-}
-
-// magBits returns the bits of |x|.
-func magBits(x float32) uint32 { return math.Float32bits(x) &^ (1 << 31) }
 
 // publishBus stores bus b's figures for Stats, and runs the action of a
 // gain fade that has ended.

@@ -139,7 +139,7 @@ func (lim *Limiter) runLoud(mix []Frame, g, dg float32) {
 				qhead = 0
 			}
 		}
-		if a := max(mag(in0), mag(in1)); a > one {
+		if a := max(Mag(in0), Mag(in1)); a > one {
 			n := limiterCeiling / math.Float32frombits(a)
 			j := qhead + qlen // the slot after the tail
 			if j >= w {
@@ -209,7 +209,7 @@ func (lim *Limiter) runLoud(mix []Frame, g, dg float32) {
 // quiet reports whether every sample of mix lies within full scale.
 func quiet(mix []Frame) bool {
 	for _, f := range mix {
-		if mag(f[0]) > one || mag(f[1]) > one {
+		if Mag(f[0]) > one || Mag(f[1]) > one {
 			return false
 		}
 	}
@@ -219,8 +219,33 @@ func quiet(mix []Frame) bool {
 // one is 1.0's bits, the largest magnitude the limiter lets through.
 const one = 0x3f800000
 
-// mag returns the bits of |x|.
-func mag(x float32) uint32 { return math.Float32bits(x) &^ (1 << 31) }
+// Mag returns the bits of |x|. For floats of one sign the bits order as
+// the values do, and a NaN's lie above every number's: unsigned
+// compares of magnitudes, without the branches of Go's float max.
+func Mag(x float32) uint32 { return math.Float32bits(x) &^ (1 << 31) }
+
+// Peak returns the largest magnitude in buf, or a NaN if it holds one:
+// the maximum Go's float max gives, from four chains of unsigned maxima
+// of the magnitudes' bits (Mag). voices meters every bus with it each
+// block, where the float max cost a fifth of the default mix.
+func Peak(buf []Frame) float32 {
+	var a, b, c, d uint32
+	i := 0
+	for ; i+2 <= len(buf); i += 2 {
+		// Indexed in place, not copied: a Frame copy goes through the
+		// stack.
+		f := buf[i : i+2 : i+2]
+		a = max(a, Mag(f[0][0]))
+		b = max(b, Mag(f[0][1]))
+		c = max(c, Mag(f[1][0]))
+		d = max(d, Mag(f[1][1]))
+	}
+	if i < len(buf) {
+		a = max(a, Mag(buf[i][0]))
+		b = max(b, Mag(buf[i][1]))
+	}
+	return math.Float32frombits(max(a, b, c, d))
+}
 
 // clamp1 limits a finite x to [-1, 1]: only rounding can leave a limited
 // peak a hair past the ceiling.

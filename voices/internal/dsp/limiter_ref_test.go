@@ -34,7 +34,7 @@ func (lim *Limiter) stepRef(in Frame) Frame {
 			lim.qhead = 0
 		}
 	}
-	if a := max(mag(in[0]), mag(in[1])); a > one {
+	if a := max(Mag(in[0]), Mag(in[1])); a > one {
 		n := limiterCeiling / math.Float32frombits(a)
 		i := lim.qhead + lim.qlen // the slot after the tail
 		if i >= w {
