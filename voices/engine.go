@@ -208,6 +208,7 @@ type Engine struct {
 	stopLastNs  atomic.Int64
 	stopMaxNs   atomic.Int64
 	fallbacks   atomic.Uint64
+	stopAlls    atomic.Uint64
 
 	engineExt // buses, events: control.go
 

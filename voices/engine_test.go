@@ -486,9 +486,9 @@ func TestStatsFields(t *testing.T) {
 	if full != 3 || s.QueueFull != 3 {
 		t.Errorf("queue full %d times, counted %d; want 3", full, s.QueueFull)
 	}
-	if s.Active != 0 || s.Counted != 0 || s.StopAllLast <= 0 || s.StopAllMax < s.StopAllLast || s.StopAllFallbacks != 1 {
-		t.Errorf("after StopAll on the stalled device: active %d counted %d StopAll %v/%v fallbacks %d",
-			s.Active, s.Counted, s.StopAllLast, s.StopAllMax, s.StopAllFallbacks)
+	if s.Active != 0 || s.Counted != 0 || s.StopAllLast <= 0 || s.StopAllMax < s.StopAllLast || s.StopAlls != 1 || s.StopAllFallbacks != 1 {
+		t.Errorf("after StopAll on the stalled device: active %d counted %d StopAll %v/%v StopAlls %d fallbacks %d",
+			s.Active, s.Counted, s.StopAllLast, s.StopAllMax, s.StopAlls, s.StopAllFallbacks)
 	}
 	if s.Formats[mono44.index()].Peak != 1 || s.Peak != 2 {
 		t.Errorf("peaks must survive StopAll: format %d total %d", s.Formats[mono44.index()].Peak, s.Peak)

@@ -71,9 +71,15 @@ type Stats struct {
 	PlayToMixMax  time.Duration
 	// DeviceLatency is the rendered audio buffered in the device plus the
 	// limiter's look-ahead (1.5 ms), which delays the whole mix.
-	DeviceLatency           time.Duration
-	StopAllLast, StopAllMax time.Duration // time StopAll took to cross the barrier
-	StopAllFallbacks        uint64        // StopAlls that had to seize a stalled mixer
+	DeviceLatency time.Duration
+	// StopAllLast and StopAllMax are the time StopAll took to cross the
+	// barrier. Like every duration here they come from the monotonic
+	// clock, whose tick on Windows is the system timer's (0.5–15.6 ms):
+	// a faster StopAll can read as 0 there. StopAlls counts the calls that
+	// crossed the barrier, so a count says one ran where a time cannot.
+	StopAllLast, StopAllMax time.Duration
+	StopAlls                uint64 // StopAll calls that crossed the barrier (fallbacks included)
+	StopAllFallbacks        uint64 // StopAlls that had to seize a stalled mixer
 
 	Device  DeviceStats
 	Barrier syncs.BarrierStats
@@ -120,10 +126,10 @@ func (e *Engine) Stats() Stats {
 		MixTotal:      time.Duration(m.mixTotalNs.Load()),
 		PlayToMixLast: time.Duration(m.playLastNs.Load()), PlayToMixMax: time.Duration(m.playMaxNs.Load()),
 		StopAllLast: time.Duration(e.stopLastNs.Load()), StopAllMax: time.Duration(e.stopMaxNs.Load()),
-		StopAllFallbacks: e.fallbacks.Load(),
-		LastRefusal:      e.lastRefusalOf(e.lastRefusal.Load()),
-		Device:           e.dev.Stats(),
-		Barrier:          e.barrier.Stats(),
+		StopAlls: e.stopAlls.Load(), StopAllFallbacks: e.fallbacks.Load(),
+		LastRefusal: e.lastRefusalOf(e.lastRefusal.Load()),
+		Device:      e.dev.Stats(),
+		Barrier:     e.barrier.Stats(),
 	}
 	e.extStats(&s)
 	e.streamStats(&s)

@@ -59,6 +59,7 @@ func (e *Engine) StopAll(timeout time.Duration) error {
 	// one. While nothing is queued after it, Bank.Release needs no wait.
 	syncs.StoreMaxUint64(&e.quiet, mark)
 	recordNs(&e.stopLastNs, &e.stopMaxNs, int64(time.Since(start)))
+	e.stopAlls.Add(1)
 	return nil
 }
 
