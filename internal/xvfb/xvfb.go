@@ -1,12 +1,15 @@
 package xvfb
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -20,40 +23,58 @@ type Server struct {
 	display string
 }
 
-// Start starts Xvfb on the first free display from :90, points DISPLAY at
-// it (and selects Mesa's software renderer unless LIBGL_ALWAYS_SOFTWARE is
-// set) and waits up to five seconds for its socket.
+// Start starts Xvfb on a free display, points DISPLAY at it (and selects
+// Mesa's software renderer unless LIBGL_ALWAYS_SOFTWARE is set) and waits
+// up to five seconds for it to accept connections.
+//
+// Xvfb picks the display itself (-displayfd): it takes the first number
+// whose socket it can bind and writes that number to a pipe once it is
+// ready. Choosing a number here, by looking for a free socket and lock
+// file, raced with test processes starting Xvfb at the same moment: two
+// servers were started on one number, one of them died on the lock, and
+// its Start took the other's socket for its own.
 func Start(logger *slog.Logger) (*Server, error) {
 	path, err := exec.LookPath("Xvfb")
 	if err != nil {
 		return nil, fmt.Errorf("%w: install xvfb or run under xvfb-run", ErrNoXvfb)
 	}
-	for n := 90; n < 130; n++ {
-		if exists(fmt.Sprintf("/tmp/.X11-unix/X%d", n)) || exists(fmt.Sprintf("/tmp/.X%d-lock", n)) {
-			continue
-		}
-		display := ":" + strconv.Itoa(n)
-		cmd := exec.Command(path, display, "-screen", "0", "1280x1024x24", "-nolisten", "tcp")
-		dieWithParent(cmd)
-		if err := cmd.Start(); err != nil {
-			return nil, fmt.Errorf("xvfb: starting Xvfb: %w", err)
-		}
-		x := &Server{cmd: cmd, display: display}
-		socket := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if exists(socket) {
-				os.Setenv("DISPLAY", display)
-				if os.Getenv("LIBGL_ALWAYS_SOFTWARE") == "" {
-					os.Setenv("LIBGL_ALWAYS_SOFTWARE", "1")
-				}
-				logger.Info("xvfb: no DISPLAY; started Xvfb for the GL window", "display", display)
-				return x, nil
-			}
-		}
-		_ = x.Stop()
-		return nil, fmt.Errorf("xvfb: Xvfb %s did not come up within 5s", display)
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("xvfb: a pipe for -displayfd: %w", err)
 	}
-	return nil, fmt.Errorf("xvfb: no free X display number in :90..:129 for Xvfb")
+	defer r.Close()
+	// The write end is the child's fd 3 (its first ExtraFiles entry).
+	cmd := exec.Command(path, "-displayfd", "3", "-screen", "0", "1280x1024x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w}
+	dieWithParent(cmd)
+	err = cmd.Start()
+	w.Close() // the child holds its copy: EOF once it exits
+	if err != nil {
+		return nil, fmt.Errorf("xvfb: starting Xvfb: %w", err)
+	}
+	x := &Server{cmd: cmd}
+	got := make(chan string, 1)
+	go func() {
+		// The number and a newline, written once; EOF if Xvfb died first.
+		line, _ := bufio.NewReader(io.LimitReader(r, 32)).ReadString('\n')
+		got <- strings.TrimSpace(line)
+	}()
+	var n string
+	select {
+	case n = <-got:
+	case <-time.After(5 * time.Second):
+	}
+	if _, err := strconv.Atoi(n); err != nil || n == "" {
+		_ = x.Stop()
+		return nil, fmt.Errorf("xvfb: Xvfb did not report a display within 5s (it wrote %q)", n)
+	}
+	x.display = ":" + n
+	os.Setenv("DISPLAY", x.display)
+	if os.Getenv("LIBGL_ALWAYS_SOFTWARE") == "" {
+		os.Setenv("LIBGL_ALWAYS_SOFTWARE", "1")
+	}
+	logger.Info("xvfb: no DISPLAY; started Xvfb for the GL window", "display", x.display)
+	return x, nil
 }
 
 // Stop ends the server with SIGTERM, so it removes its socket and lock
@@ -76,7 +97,7 @@ func (x *Server) Stop() error {
 	return nil
 }
 
-// Display returns the display name, ":90" for example.
+// Display returns the display name, ":0" for example.
 func (x *Server) Display() string { return x.display }
 
 func exists(path string) bool {
