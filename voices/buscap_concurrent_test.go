@@ -9,15 +9,6 @@ import (
 	"time"
 )
 
-// busCounts returns each bus's count against its MaxVoices.
-func busCounts(e *Engine) []int {
-	n := make([]int, len(e.buses))
-	for i := range e.buses {
-		n[i] = int(e.busSh[i].count.Load())
-	}
-	return n
-}
-
 // Plays from 8 goroutines on capped buses while the mixer ends voices:
 // no bus ever mixes more voices than its cap, places are reused, and
 // every count returns to 0. Under PolicySteal (the total full, so Plays
@@ -42,6 +33,23 @@ func TestBusCapConcurrent(t *testing.T) {
 			caps := []int{0, 1 << 16, 5, 7, 3, 6} // Master first
 			var played [6]atomic.Int64
 			var over atomic.Value
+			// A packed bus's count (buspack.go) never passes its cap: the
+			// compare-and-swap checks it. An unpacked one's may, for a
+			// moment, as a losing Play adds and takes back; the voices
+			// the mixer has on it never do. "big" (above totalMask) and
+			// "d" (the fourth capped bus) are unpacked, a, b and c packed.
+			for i, want := range []bool{false, false, true, true, true, false} {
+				if e.slots.packed(Bus(i)) != want {
+					t.Fatalf("bus %d packed %v, want %v", i, !want, want)
+				}
+			}
+			check := func() {
+				for i, n := range busCounts(e) {
+					if e.slots.packed(Bus(i)) && n > caps[i] {
+						over.Store(fmt.Sprintf("bus %d: %d voices counted, cap %d", i, n, caps[i]))
+					}
+				}
+			}
 			checkMix := func() {
 				s := e.Stats()
 				for i := 1; i < len(caps); i++ {
@@ -67,6 +75,7 @@ func TestBusCapConcurrent(t *testing.T) {
 						t.Error(err)
 						return
 					}
+					check()
 					checkMix()
 					blocks.Add(1)
 				}
@@ -102,6 +111,7 @@ func TestBusCapConcurrent(t *testing.T) {
 							t.Errorf("Play on bus %d: %v", b, err)
 							return
 						}
+						check()
 					}
 				}()
 			}
@@ -125,7 +135,7 @@ func TestBusCapConcurrent(t *testing.T) {
 					t.Errorf("bus %d: %d voices counted once every voice ended", i, n)
 				}
 			}
-			if n := e.slots.total.Load(); n != 0 {
+			if n := e.slots.counted(); n != 0 {
 				t.Errorf("total: %d voices counted once every voice ended", n)
 			}
 		})

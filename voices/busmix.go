@@ -504,7 +504,7 @@ func (m *mixer) release(s uint32, k EventKind) {
 		return // released already
 	}
 	if e.busCount {
-		m.x.buses[e.bus].sh.count.Add(-1)
+		m.slots.dropBus(Bus(e.bus), m.x.buses[e.bus].sh)
 	}
 	if e.clipCount {
 		e.clip.lim.release()

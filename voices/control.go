@@ -33,6 +33,7 @@ func (e *Engine) initExt(d EngineDesc) error {
 		return err
 	}
 	e.buses, e.busSh, e.events = bs, make([]busShared, len(bs)), ev
+	e.slots.packBuses(e.buses)
 	// Rounded up, so that a whole number of frames' nanoseconds converts
 	// back to that number, not one short.
 	e.framesPerNs = (uint64(d.Format.Rate)<<32 + uint64(time.Second) - 1) / uint64(time.Second)
@@ -69,7 +70,13 @@ func (e *Engine) playExt(c *clipState, d *PlayDesc) (int32, uint8, error) {
 		d.Pitch != 0 && !(d.Pitch >= MinPitch && d.Pitch <= MaxPitch) {
 		return 0, 0, e.badPlay(c, d)
 	}
-	if limit := e.buses[d.Bus].maxVoices; limit > 0 {
+	if e.slots.packed(d.Bus) {
+		// Counted by acquire, with the total (buspack.go); checked here
+		// too, so that it refuses before the clip's limits do.
+		if e.slots.busFull(d.Bus) {
+			return 0, 0, e.refusePlay(c, reasonBusCap, 0, d.Bus)
+		}
+	} else if limit := e.buses[d.Bus].maxVoices; limit > 0 {
 		// One atomic add, taken back past the cap: a Play that loses the
 		// race refuses, as it would a moment later.
 		if n := &e.busSh[d.Bus].count; n.Add(1) > limit {
@@ -115,7 +122,7 @@ func (e *Engine) refusePlay(c *clipState, why refusalReason, ext uint8, b Bus) e
 
 func (e *Engine) giveBack(c *clipState, ext uint8, b Bus) {
 	if ext&cmdFlagBusCount != 0 {
-		e.busSh[b].count.Add(-1)
+		e.slots.dropBus(b, &e.busSh[b])
 	}
 	if ext&cmdFlagClipCount != 0 {
 		c.lim.release()

@@ -454,7 +454,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	if e.latency > 0 && d.At == 0 {
 		return e.playLater(c, &d, vol, fadeIn, ext, args)
 	}
-	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal)
+	slot, gen, flags, why := e.slots.acquire(c.pool, e.policy == PolicySteal, d.Bus)
 	if why != reasonNone {
 		return 0, e.refusePlay(c, why, ext, d.Bus)
 	}
@@ -474,7 +474,7 @@ func (e *Engine) Play(clip Clip, d PlayDesc) (Handle, error) {
 	cmd, pos, ok := e.q.Reserve()
 	if !ok {
 		e.slots.giveBack(c.pool, slot, flags&cmdFlagSteal == 0)
-		e.giveBack(c, ext, d.Bus)
+		e.giveBack(c, flags, d.Bus)
 		return 0, e.refuse(callPlay, reasonQueueFull, c.pool.fi)
 	}
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen

@@ -13,7 +13,7 @@ const pendingSlots = 4
 // starts) and stamps the command with the time of the call, which the
 // mixer turns into the voice's start frame.
 func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32, ext uint8, args bool) (Handle, error) {
-	slot, gen, flags, why := e.slots.acquire(c.pool, true)
+	slot, gen, flags, why := e.slots.acquire(c.pool, true, d.Bus)
 	if why != reasonNone {
 		return 0, e.refusePlay(c, why, ext, d.Bus)
 	}
@@ -33,7 +33,7 @@ func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32,
 	cmd, pos, ok := e.q.Reserve()
 	if !ok {
 		e.slots.giveBack(c.pool, slot, false)
-		e.giveBack(c, ext, d.Bus)
+		e.giveBack(c, flags, d.Bus)
 		return 0, e.refuse(callPlay, reasonQueueFull, c.pool.fi)
 	}
 	cmd.kind, cmd.flags, cmd.priority, cmd.slot, cmd.gen = cmdPlay, flags, d.Priority, slot, gen
@@ -48,7 +48,7 @@ func (e *Engine) playLater(c *clipState, d *PlayDesc, vol float32, fadeIn int32,
 
 // uncount gives back the places under the caps that acquire counted.
 func (t *slotTable) uncount(p *formatPool) {
-	t.total.Add(-1)
+	t.dropTotal()
 	p.addCount(-1)
 }
 

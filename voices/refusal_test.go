@@ -142,7 +142,7 @@ func BenchmarkPlayRefused(b *testing.B) {
 				b.Fatal(err)
 			}
 			err := fmt.Errorf("%w: %v voices %d of %d, all voices %d of %d", ErrNoVoice,
-				mono44, p.count(), p.cap, e.slots.total.Load(), e.slots.cap)
+				mono44, p.count(), p.cap, e.slots.counted(), e.slots.cap)
 			if err == nil {
 				b.Fatal("no error")
 			}

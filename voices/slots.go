@@ -105,13 +105,16 @@ func (p *formatPool) addCount(d int32) { p.state.Add(uint64(int64(d)) << poolCou
 type slotTable struct {
 	states []slotState
 	cap    int32
-	// total and peak have a cache line of their own: every Play reads and
-	// writes total, and nothing else here changes often.
-	_     [64]byte
-	total atomic.Int32 // voices counted against the total cap
+	// word and peak have a cache line of their own: every Play reads and
+	// writes word, and nothing else here changes often.
+	_ [64]byte
+	// word counts the voices under the total cap and up to three capped
+	// buses' voices (buspack.go).
+	word  atomic.Uint64
 	peak  atomic.Int32 // most voices counted against the total cap at once
 	_     [56]byte
-	pools []formatPool // one per format the engine pools, in EngineDesc.Formats order
+	pools []formatPool      // one per format the engine pools, in EngineDesc.Formats order
+	packs [MaxBuses]busPack // each bus's place in word (buspack.go)
 }
 
 // newSlotTable lays out pools of caps[i]*mult slots each (mult is 2 when
@@ -156,7 +159,10 @@ func (t *slotTable) pool(f Format) *formatPool {
 // returns reasonCapped, leaving everything as it was, unless steal is
 // set: then it returns the slot, uncounted, with cmdFlagSteal, for the
 // mixer to find the voice a place or refuse it. With no free slot it
-// returns reasonBusy.
+// returns reasonBusy. A voice on bus b, if b counts in the total's word
+// (buspack.go), is counted against b's MaxVoices in the same
+// compare-and-swap, and its flags carry cmdFlagBusCount. Past that cap it
+// returns reasonBusCap, stealing or not.
 //
 // Every count that rises goes through a compare-and-swap against its cap,
 // so no count, and so no peak, can ever pass its cap, however producers
@@ -164,7 +170,8 @@ func (t *slotTable) pool(f Format) *formatPool {
 // reservation holds, so refused attempts do not inflate it. Two
 // compare-and-swaps when the caps allow the voice: the format's count
 // rides on the pop.
-func (t *slotTable) acquire(p *formatPool, steal bool) (uint32, uint32, uint8, refusalReason) {
+func (t *slotTable) acquire(p *formatPool, steal bool, b Bus) (uint32, uint32, uint8, refusalReason) {
+	bp := t.pack(b)
 	var w, gen uint64
 	var n int32
 	var own bool
@@ -195,19 +202,27 @@ func (t *slotTable) acquire(p *formatPool, steal bool) (uint32, uint32, uint8, r
 	}
 	s := uint32(w&poolTopMask) - 1
 	if !own {
-		return s, uint32(gen), cmdFlagSteal, reasonNone
+		if !t.reserveBus(bp) {
+			t.push(p, s, 0)
+			return 0, 0, 0, reasonBusCap
+		}
+		return s, uint32(gen), cmdFlagSteal | bp.flag, reasonNone
 	}
-	if total, ok := t.reserveTotal(); ok {
+	total, why := t.reserveTotalBus(bp)
+	if why == reasonNone {
 		syncs.StoreMaxInt32(&t.peak, total)
 		syncs.StoreMaxInt32(&p.peak, n+1)
-		return s, uint32(gen), 0, reasonNone
+		return s, uint32(gen), bp.flag, reasonNone
 	}
-	if steal {
-		p.addCount(-1)
-		return s, uint32(gen), cmdFlagSteal, reasonNone
+	if steal && why == reasonCapped {
+		if t.reserveBus(bp) {
+			p.addCount(-1)
+			return s, uint32(gen), cmdFlagSteal | bp.flag, reasonNone
+		}
+		why = reasonBusCap
 	}
 	t.push(p, s, -1)
-	return 0, 0, 0, reasonCapped
+	return 0, 0, 0, why
 }
 
 // giveBack returns slot s to p's free stack with its generation as it
@@ -219,7 +234,7 @@ func (t *slotTable) giveBack(p *formatPool, s uint32, counted bool) {
 		t.push(p, s, 0)
 		return
 	}
-	t.total.Add(-1)
+	t.dropTotal()
 	t.push(p, s, -1)
 }
 
@@ -227,11 +242,12 @@ func (t *slotTable) giveBack(p *formatPool, s uint32, counted bool) {
 // total, or returns false leaving it unchanged.
 func (t *slotTable) reserveTotal() (int32, bool) {
 	for {
-		n := t.total.Load()
+		w := t.word.Load()
+		n := int32(w & totalMask)
 		if n >= t.cap {
 			return 0, false
 		}
-		if t.total.CompareAndSwap(n, n+1) {
+		if t.word.CompareAndSwap(w, w+1) {
 			return n + 1, true
 		}
 	}
@@ -311,7 +327,7 @@ func (t *slotTable) retire(p *formatPool, s uint32, counted bool) {
 	}
 	st.gen.Store(retiredGen)
 	if counted {
-		t.total.Add(-1)
+		t.dropTotal()
 		p.addCount(-1)
 	}
 	p.retired.Add(1)

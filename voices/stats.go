@@ -117,7 +117,7 @@ func (e *Engine) Stats() Stats {
 	m := e.mix
 	s := Stats{
 		Active: int(m.activeNow.Load()), Peak: int(e.slots.peak.Load()),
-		Counted: int(e.slots.total.Load()), MaxVoices: int(e.slots.cap),
+		Counted: int(e.slots.counted()), MaxVoices: int(e.slots.cap),
 		MixPeak:   int(m.mixPeak.Load()),
 		Refusals:  e.refusals.Load() + m.refusals.Load(),
 		Steals:    m.steals.Load(),
