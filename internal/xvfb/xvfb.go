@@ -29,10 +29,10 @@ type Server struct {
 //
 // Xvfb picks the display itself (-displayfd): it takes the first number
 // whose socket it can bind and writes that number to a pipe once it is
-// ready. Choosing a number here, by looking for a free socket and lock
-// file, raced with test processes starting Xvfb at the same moment: two
-// servers were started on one number, one of them died on the lock, and
-// its Start took the other's socket for its own.
+// ready. Start used to choose the number itself, from a free socket and
+// lock file. That raced with test processes starting Xvfb at the same
+// moment. Two servers then started on one number, and one died on the
+// lock; its Start took the other's socket for its own.
 func Start(logger *slog.Logger) (*Server, error) {
 	path, err := exec.LookPath("Xvfb")
 	if err != nil {
@@ -99,8 +99,3 @@ func (x *Server) Stop() error {
 
 // Display returns the display name, ":0" for example.
 func (x *Server) Display() string { return x.display }
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
