@@ -122,10 +122,21 @@ func TestViolationInSyncNamesItsCaller(t *testing.T) {
 				if r.Violations != 1 {
 					return fmt.Errorf("violations %+v, want 1", r.Log)
 				}
+				// Every site is poolUser, named for the pool's Get it
+				// called, except the runtime's own allocations on a loaded
+				// machine (a new M in runtime.allocm, a GC mark worker,
+				// the timer heap), whose stacks hold no other frame.
+				named := false
 				for _, s := range r.Log[0].Sites {
-					if s.Function != poolUseFunc {
+					switch {
+					case s.Function == poolUseFunc:
+						named = true
+					case !strings.HasPrefix(s.Function, "runtime."):
 						return fmt.Errorf("site %v, want every site named %s", s, poolUseFunc)
 					}
+				}
+				if !named {
+					return fmt.Errorf("sites %v, want one named %s", r.Log[0].Sites, poolUseFunc)
 				}
 				if !strings.Contains(g.Err().Error(), "poolUser") {
 					return fmt.Errorf("Err() = %v, want it to name poolUser", g.Err())
