@@ -239,18 +239,11 @@ func (t *slotTable) giveBack(p *formatPool, s uint32, counted bool) {
 }
 
 // reserveTotal counts one voice against the total cap and returns the new
-// total, or returns false leaving it unchanged.
+// total, or returns false leaving it unchanged: reserveTotalBus with no
+// bus, whose noPack field never fills.
 func (t *slotTable) reserveTotal() (int32, bool) {
-	for {
-		w := t.word.Load()
-		n := int32(w & totalMask)
-		if n >= t.cap {
-			return 0, false
-		}
-		if t.word.CompareAndSwap(w, w+1) {
-			return n + 1, true
-		}
-	}
+	n, why := t.reserveTotalBus(&noPack)
+	return n, why == reasonNone
 }
 
 // reserve counts one voice against the total and format caps, without

@@ -64,7 +64,7 @@ func Start(logger *slog.Logger) (*Server, error) {
 	case n = <-got:
 	case <-time.After(5 * time.Second):
 	}
-	if _, err := strconv.Atoi(n); err != nil || n == "" {
+	if _, err := strconv.Atoi(n); err != nil {
 		_ = x.Stop()
 		return nil, fmt.Errorf("xvfb: Xvfb did not report a display within 5s (it wrote %q)", n)
 	}
