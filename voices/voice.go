@@ -27,26 +27,38 @@ type frame = dsp.Frame
 // belongs to the mixer (the audio goroutine, or a StopAll holding the
 // barrier); nothing else reads it.
 type voice struct {
+	// The steady path's fields first (steady.go, steadylist.go): a voice
+	// is 256 bytes, and the mixer's voices start on a 64-byte line (the
+	// allocator's size classes are multiples of 64), so a steady block
+	// reads one line of a device-rate voice and two of a rate bus's
+	// member. Where they sat before, it read three and four, and at
+	// 64-frame blocks those misses were a tenth of the mix.
+	kern    *dsp.Kernels // the inner loops: vector where the CPU has them
+	bus     *rateBus     // the source rate's shared resampler, or nil: the voice mixes into the device bus
+	data    []byte       // the caller's PCM, set by Play: valid until the voice ends
+	end     int          // frame where the voice loops or stops
+	pos     uint64       // 32.32 fixed point, in source frames; with sinc, only the whole frame
+	kind    dsp.Kind
+	ended   bool
+	loop    bool
+	fading  bool
+	mono    bool
+	pitched bool // played with a pitch: resampled alone, step moving from step to stepTo
+
+	gainL, gainR float32 // gains applied at the end of the last block
+
 	// Fixed at construction.
 	pool   *formatPool
-	kind   dsp.Kind
 	step   uint64         // source frames per device frame, 32.32 fixed point (linear)
 	sinc   *dsp.SincTable // the band-limited resampler's filter, or nil: unity rate or linear
-	kern   *dsp.Kernels   // the inner loops: vector where the CPU has them
 	planes *dsp.Planes    // the mixer's scratch for the sinc kernels' converted source
-	bus    *rateBus       // the source rate's shared resampler, or nil: the voice mixes into the device bus
 	fade   int            // a fade's length in the frames the voice mixes at
-	mono   bool
-	ps     *pitchState // the pitched voices' filters and scratch (pitch.go)
+	ps     *pitchState    // the pitched voices' filters and scratch (pitch.go)
 
 	// Set by Play.
 	gen        uint32
 	clip       *clipState
-	data       []byte // the caller's PCM: valid until the voice ends
-	end        int    // frame where the voice loops or stops
 	loopStart  int
-	loop       bool
-	pos        uint64 // 32.32 fixed point, in source frames; with sinc, only the whole frame
 	seq        uint32 // with sinc, the place in the table's cycle of phases: the position's fraction
 	wraps      int    // loop seams crossed, up to one loop past the filter's length (see sincFrame)
 	volume     float32
@@ -57,18 +69,16 @@ type voice struct {
 	counted    bool   // counted against the caps (false once stolen)
 	joining    bool   // on a bus, not yet summed: it joins at the next block
 	startOff   int    // on a bus, joining: its start's device frame inside the block
-	pitched    bool   // played with a pitch: resampled alone, step moving from step to stepTo
 	stepTo     uint64 // pitched: the step this block ramps to
 	swapOut    bool   // a virtual voice's swap out: its gains ramp to silence this block (virtual.go)
 
-	gainL, gainR float32 // gains applied at the end of the last block
-	fading       bool
-	fadeLeft     int // frames until a fading voice's gain reaches zero
-	ended        bool
+	fadeLeft int // frames until a fading voice's gain reaches zero
 
 	// att3d is the 3D distance × cone gain set each block before mixing;
 	// 1 without a position (spatial.go).
 	att3d float32
+
+	_ [28]byte // to 256 bytes, four whole lines: TestVoiceLayout
 }
 
 // ramp is a voice's gain across one block: before each frame, l and r

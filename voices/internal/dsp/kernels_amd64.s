@@ -213,27 +213,39 @@ ms16m1:
 	JNZ       ms16m1
 
 ms16mTail:
-	TESTQ      DX, DX
-	JZ         ms16mDone
-	LEAQ       halfOnes<>+64(SB), AX
-	SHLQ       $0x03, DX
-	SUBQ       DX, AX
-	VMOVDQU    (AX), Y8
-	VMOVDQU    32(AX), Y9
-	VPMOVSXWD  (SI), Y0
-	VCVTDQ2PS  Y0, Y0
-	VPERMPS    Y0, Y10, Y1
-	VPERMPS    Y0, Y11, Y2
-	VMULPS     Y15, Y1, Y1
-	VMULPS     Y15, Y2, Y2
-	VMASKMOVPS (DI), Y8, Y6
-	VMASKMOVPS 32(DI), Y9, Y7
-	VADDPS     Y6, Y1, Y1
-	VADDPS     Y7, Y2, Y2
-	VMASKMOVPS Y1, Y8, (DI)
-	VMASKMOVPS Y2, Y9, 32(DI)
-	ADDQ       $0x00000010, SI
-	ADDQ       $0x00000040, DI
+	TESTQ     DX, DX
+	JZ        ms16mDone
+	VPMOVSXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VPERMPS   Y0, Y10, Y1
+	VPERMPS   Y0, Y11, Y2
+	VMULPS    Y15, Y1, Y1
+	VMULPS    Y15, Y2, Y2
+	TESTQ     $0x00000004, DX
+	JZ        ut22
+	VADDPS    (DI), Y1, Y1
+	VMOVUPS   Y1, (DI)
+	VMOVAPS   Y2, Y1
+	ADDQ      $0x20, DI
+
+ut22:
+	TESTQ        $0x00000002, DX
+	JZ           ut13
+	VADDPS       (DI), X1, X6
+	VMOVUPS      X6, (DI)
+	VEXTRACTF128 $0x01, Y1, X1
+	ADDQ         $0x10, DI
+
+ut13:
+	TESTQ  $0x00000001, DX
+	JZ     utdone4
+	VMOVSD (DI), X6
+	VADDPS X6, X1, X6
+	VMOVSD X6, (DI)
+
+utdone4:
+	ADDQ $0x00000010, SI
+	ADDQ $0x00000040, DI
 
 ms16mDone:
 	VZEROUPPER
@@ -254,7 +266,7 @@ TEXT ·mixS16StereoAVX2(SB), NOSPLIT, $0-32
 	ANDQ         $-8, CX
 	JZ           ms16sTail
 
-ms16s2:
+ms16s5:
 	VPMOVSXWD (SI), Y0
 	VPMOVSXWD 16(SI), Y1
 	VCVTDQ2PS Y0, Y0
@@ -268,30 +280,42 @@ ms16s2:
 	ADDQ      $0x00000020, SI
 	ADDQ      $0x00000040, DI
 	SUBQ      $0x00000008, CX
-	JNZ       ms16s2
+	JNZ       ms16s5
 
 ms16sTail:
-	TESTQ      DX, DX
-	JZ         ms16sDone
-	LEAQ       halfOnes<>+64(SB), AX
-	SHLQ       $0x03, DX
-	SUBQ       DX, AX
-	VMOVDQU    (AX), Y8
-	VMOVDQU    32(AX), Y9
-	VPMOVSXWD  (SI), Y0
-	VPMOVSXWD  16(SI), Y1
-	VCVTDQ2PS  Y0, Y0
-	VCVTDQ2PS  Y1, Y1
-	VMULPS     Y15, Y0, Y0
-	VMULPS     Y15, Y1, Y1
-	VMASKMOVPS (DI), Y8, Y6
-	VMASKMOVPS 32(DI), Y9, Y7
-	VADDPS     Y6, Y0, Y0
-	VADDPS     Y7, Y1, Y1
-	VMASKMOVPS Y0, Y8, (DI)
-	VMASKMOVPS Y1, Y9, 32(DI)
-	ADDQ       $0x00000020, SI
-	ADDQ       $0x00000040, DI
+	TESTQ     DX, DX
+	JZ        ms16sDone
+	VPMOVSXWD (SI), Y0
+	VPMOVSXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VMULPS    Y15, Y0, Y0
+	VMULPS    Y15, Y1, Y1
+	TESTQ     $0x00000004, DX
+	JZ        ut26
+	VADDPS    (DI), Y0, Y0
+	VMOVUPS   Y0, (DI)
+	VMOVAPS   Y1, Y0
+	ADDQ      $0x20, DI
+
+ut26:
+	TESTQ        $0x00000002, DX
+	JZ           ut17
+	VADDPS       (DI), X0, X6
+	VMOVUPS      X6, (DI)
+	VEXTRACTF128 $0x01, Y0, X0
+	ADDQ         $0x10, DI
+
+ut17:
+	TESTQ  $0x00000001, DX
+	JZ     utdone8
+	VMOVSD (DI), X6
+	VADDPS X6, X0, X6
+	VMOVSD X6, (DI)
+
+utdone8:
+	ADDQ $0x00000020, SI
+	ADDQ $0x00000040, DI
 
 ms16sDone:
 	VZEROUPPER
@@ -316,7 +340,7 @@ TEXT ·mixF32MonoAVX2(SB), NOSPLIT, $0-32
 	ANDQ         $-8, CX
 	JZ           mf32mTail
 
-mf32m3:
+mf32m9:
 	VMOVUPS (SI), Y0
 	VCMPPS  $0x07, Y0, Y0, Y3
 	VANDPS  Y3, Y0, Y0
@@ -333,33 +357,45 @@ mf32m3:
 	ADDQ    $0x00000020, SI
 	ADDQ    $0x00000040, DI
 	SUBQ    $0x00000008, CX
-	JNZ     mf32m3
+	JNZ     mf32m9
 
 mf32mTail:
-	TESTQ      DX, DX
-	JZ         mf32mDone
-	LEAQ       halfOnes<>+64(SB), AX
-	SHLQ       $0x03, DX
-	SUBQ       DX, AX
-	VMOVDQU    (AX), Y8
-	VMOVDQU    32(AX), Y9
-	VMOVUPS    (SI), Y0
-	VCMPPS     $0x07, Y0, Y0, Y3
-	VANDPS     Y3, Y0, Y0
-	VMINPS     Y13, Y0, Y0
-	VMAXPS     Y12, Y0, Y0
-	VPERMPS    Y0, Y10, Y1
-	VPERMPS    Y0, Y11, Y2
-	VMULPS     Y15, Y1, Y1
-	VMULPS     Y15, Y2, Y2
-	VMASKMOVPS (DI), Y8, Y6
-	VMASKMOVPS 32(DI), Y9, Y7
-	VADDPS     Y6, Y1, Y1
-	VADDPS     Y7, Y2, Y2
-	VMASKMOVPS Y1, Y8, (DI)
-	VMASKMOVPS Y2, Y9, 32(DI)
-	ADDQ       $0x00000020, SI
-	ADDQ       $0x00000040, DI
+	TESTQ   DX, DX
+	JZ      mf32mDone
+	VMOVUPS (SI), Y0
+	VCMPPS  $0x07, Y0, Y0, Y3
+	VANDPS  Y3, Y0, Y0
+	VMINPS  Y13, Y0, Y0
+	VMAXPS  Y12, Y0, Y0
+	VPERMPS Y0, Y10, Y1
+	VPERMPS Y0, Y11, Y2
+	VMULPS  Y15, Y1, Y1
+	VMULPS  Y15, Y2, Y2
+	TESTQ   $0x00000004, DX
+	JZ      ut210
+	VADDPS  (DI), Y1, Y1
+	VMOVUPS Y1, (DI)
+	VMOVAPS Y2, Y1
+	ADDQ    $0x20, DI
+
+ut210:
+	TESTQ        $0x00000002, DX
+	JZ           ut111
+	VADDPS       (DI), X1, X6
+	VMOVUPS      X6, (DI)
+	VEXTRACTF128 $0x01, Y1, X1
+	ADDQ         $0x10, DI
+
+ut111:
+	TESTQ  $0x00000001, DX
+	JZ     utdone12
+	VMOVSD (DI), X6
+	VADDPS X6, X1, X6
+	VMOVSD X6, (DI)
+
+utdone12:
+	ADDQ $0x00000020, SI
+	ADDQ $0x00000040, DI
 
 mf32mDone:
 	VZEROUPPER
@@ -382,7 +418,7 @@ TEXT ·mixF32StereoAVX2(SB), NOSPLIT, $0-32
 	ANDQ         $-8, CX
 	JZ           mf32sTail
 
-mf32s4:
+mf32s13:
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y1
 	VCMPPS  $0x07, Y0, Y0, Y3
@@ -402,36 +438,48 @@ mf32s4:
 	ADDQ    $0x00000040, SI
 	ADDQ    $0x00000040, DI
 	SUBQ    $0x00000008, CX
-	JNZ     mf32s4
+	JNZ     mf32s13
 
 mf32sTail:
-	TESTQ      DX, DX
-	JZ         mf32sDone
-	LEAQ       halfOnes<>+64(SB), AX
-	SHLQ       $0x03, DX
-	SUBQ       DX, AX
-	VMOVDQU    (AX), Y8
-	VMOVDQU    32(AX), Y9
-	VMOVUPS    (SI), Y0
-	VMOVUPS    32(SI), Y1
-	VCMPPS     $0x07, Y0, Y0, Y3
-	VANDPS     Y3, Y0, Y0
-	VMINPS     Y13, Y0, Y0
-	VMAXPS     Y12, Y0, Y0
-	VCMPPS     $0x07, Y1, Y1, Y4
-	VANDPS     Y4, Y1, Y1
-	VMINPS     Y13, Y1, Y1
-	VMAXPS     Y12, Y1, Y1
-	VMULPS     Y15, Y0, Y0
-	VMULPS     Y15, Y1, Y1
-	VMASKMOVPS (DI), Y8, Y6
-	VMASKMOVPS 32(DI), Y9, Y7
-	VADDPS     Y6, Y0, Y0
-	VADDPS     Y7, Y1, Y1
-	VMASKMOVPS Y0, Y8, (DI)
-	VMASKMOVPS Y1, Y9, 32(DI)
-	ADDQ       $0x00000040, SI
-	ADDQ       $0x00000040, DI
+	TESTQ   DX, DX
+	JZ      mf32sDone
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VCMPPS  $0x07, Y0, Y0, Y3
+	VANDPS  Y3, Y0, Y0
+	VMINPS  Y13, Y0, Y0
+	VMAXPS  Y12, Y0, Y0
+	VCMPPS  $0x07, Y1, Y1, Y4
+	VANDPS  Y4, Y1, Y1
+	VMINPS  Y13, Y1, Y1
+	VMAXPS  Y12, Y1, Y1
+	VMULPS  Y15, Y0, Y0
+	VMULPS  Y15, Y1, Y1
+	TESTQ   $0x00000004, DX
+	JZ      ut214
+	VADDPS  (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	VMOVAPS Y1, Y0
+	ADDQ    $0x20, DI
+
+ut214:
+	TESTQ        $0x00000002, DX
+	JZ           ut115
+	VADDPS       (DI), X0, X6
+	VMOVUPS      X6, (DI)
+	VEXTRACTF128 $0x01, Y0, X0
+	ADDQ         $0x10, DI
+
+ut115:
+	TESTQ  $0x00000001, DX
+	JZ     utdone16
+	VMOVSD (DI), X6
+	VADDPS X6, X0, X6
+	VMOVSD X6, (DI)
+
+utdone16:
+	ADDQ $0x00000040, SI
+	ADDQ $0x00000040, DI
 
 mf32sDone:
 	VZEROUPPER
@@ -457,7 +505,7 @@ TEXT ·resampleS16MonoAVX2(SB), NOSPLIT, $0-48
 	VMOVDQU      dupPairs<>+0(SB), Y10
 	VMOVDQU      dupPairs<>+32(SB), Y11
 
-rs16m5:
+rs16m17:
 	VSHUFPS    $0xdd, Y9, Y8, Y0
 	VPERMQ     $0xd8, Y0, Y0
 	VSHUFPS    $0x88, Y9, Y8, Y1
@@ -491,7 +539,7 @@ rs16m5:
 	VMOVUPS    Y3, 32(DI)
 	ADDQ       $0x00000040, DI
 	SUBQ       $0x00000008, CX
-	JNZ        rs16m5
+	JNZ        rs16m17
 	VZEROUPPER
 	RET
 
@@ -513,7 +561,7 @@ TEXT ·resampleS16StereoAVX2(SB), NOSPLIT, $0-48
 	VBROADCASTSS f65536<>+0(SB), Y13
 	VBROADCASTSS vecFracScale<>+0(SB), Y12
 
-rs16s6:
+rs16s18:
 	VSHUFPS    $0xdd, Y9, Y8, Y0
 	VPERMQ     $0xd8, Y0, Y0
 	VSHUFPS    $0x88, Y9, Y8, Y1
@@ -559,7 +607,7 @@ rs16s6:
 	VMOVUPS    Y3, 32(DI)
 	ADDQ       $0x00000040, DI
 	SUBQ       $0x00000008, CX
-	JNZ        rs16s6
+	JNZ        rs16s18
 	VZEROUPPER
 	RET
 
@@ -583,7 +631,7 @@ TEXT ·resampleF32MonoAVX2(SB), NOSPLIT, $0-48
 	VMOVDQU      dupPairs<>+0(SB), Y10
 	VMOVDQU      dupPairs<>+32(SB), Y11
 
-rf32m7:
+rf32m19:
 	VSHUFPS      $0xdd, Y9, Y8, Y0
 	VPERMQ       $0xd8, Y0, Y0
 	VSHUFPS      $0x88, Y9, Y8, Y1
@@ -620,7 +668,7 @@ rf32m7:
 	VMOVUPS      Y3, 32(DI)
 	ADDQ         $0x00000040, DI
 	SUBQ         $0x00000008, CX
-	JNZ          rf32m7
+	JNZ          rf32m19
 	VZEROUPPER
 	RET
 
@@ -644,7 +692,7 @@ TEXT ·resampleF32StereoAVX2(SB), NOSPLIT, $0-48
 	VBROADCASTSS vecOne<>+0(SB), Y10
 	VBROADCASTSS vecNegOne<>+0(SB), Y11
 
-rf32s8:
+rf32s20:
 	VSHUFPS    $0xdd, Y9, Y8, Y0
 	VPERMQ     $0xd8, Y0, Y0
 	VSHUFPS    $0x88, Y9, Y8, Y1
@@ -692,7 +740,7 @@ rf32s8:
 	VMOVUPS    Y3, 32(DI)
 	ADDQ       $0x00000040, DI
 	SUBQ       $0x00000008, CX
-	JNZ        rf32s8
+	JNZ        rf32s20
 	VZEROUPPER
 	RET
 
@@ -713,164 +761,9 @@ TEXT ·sincMonoAVX2(SB), NOSPLIT, $0-64
 	VMOVDQU      emit4<>+0(SB), Y11
 	MOVQ         x+16(FP), SI
 
-sm4_9:
+sm4_21:
 	CMPQ   CX, $0x00000004
-	JB     sm1_10
-	MOVQ   R11, R10
-	IMULQ  R9, R10
-	LEAQ   (R8)(R10*4), R10
-	MOVQ   SI, BX
-	MOVQ   R9, DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-
-dot12:
-	VMOVUPS (BX), Y2
-	VMULPS  (R10), Y2, Y2
-	VADDPS  Y2, Y0, Y0
-	SUBQ    $0x00000008, DX
-	JZ      dotdone13
-	VMOVUPS 32(BX), Y3
-	VMULPS  32(R10), Y3, Y3
-	VADDPS  Y3, Y1, Y1
-	ADDQ    $0x00000040, BX
-	ADDQ    $0x00000040, R10
-	SUBQ    $0x00000008, DX
-	JNZ     dot12
-
-dotdone13:
-	VADDPS Y1, Y0, Y7
-	MOVL   (R13)(R11*4), AX
-	SHLQ   $0x02, AX
-	ADDQ   AX, SI
-	INCL   R11
-	CMPL   R11, R12
-	JB     skip14
-	XORL   R11, R11
-
-skip14:
-	MOVQ   R11, R10
-	IMULQ  R9, R10
-	LEAQ   (R8)(R10*4), R10
-	MOVQ   SI, BX
-	MOVQ   R9, DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-
-dot15:
-	VMOVUPS (BX), Y2
-	VMULPS  (R10), Y2, Y2
-	VADDPS  Y2, Y0, Y0
-	SUBQ    $0x00000008, DX
-	JZ      dotdone16
-	VMOVUPS 32(BX), Y3
-	VMULPS  32(R10), Y3, Y3
-	VADDPS  Y3, Y1, Y1
-	ADDQ    $0x00000040, BX
-	ADDQ    $0x00000040, R10
-	SUBQ    $0x00000008, DX
-	JNZ     dot15
-
-dotdone16:
-	VADDPS Y1, Y0, Y8
-	MOVL   (R13)(R11*4), AX
-	SHLQ   $0x02, AX
-	ADDQ   AX, SI
-	INCL   R11
-	CMPL   R11, R12
-	JB     skip17
-	XORL   R11, R11
-
-skip17:
-	MOVQ   R11, R10
-	IMULQ  R9, R10
-	LEAQ   (R8)(R10*4), R10
-	MOVQ   SI, BX
-	MOVQ   R9, DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-
-dot18:
-	VMOVUPS (BX), Y2
-	VMULPS  (R10), Y2, Y2
-	VADDPS  Y2, Y0, Y0
-	SUBQ    $0x00000008, DX
-	JZ      dotdone19
-	VMOVUPS 32(BX), Y3
-	VMULPS  32(R10), Y3, Y3
-	VADDPS  Y3, Y1, Y1
-	ADDQ    $0x00000040, BX
-	ADDQ    $0x00000040, R10
-	SUBQ    $0x00000008, DX
-	JNZ     dot18
-
-dotdone19:
-	VADDPS Y1, Y0, Y9
-	MOVL   (R13)(R11*4), AX
-	SHLQ   $0x02, AX
-	ADDQ   AX, SI
-	INCL   R11
-	CMPL   R11, R12
-	JB     skip20
-	XORL   R11, R11
-
-skip20:
-	MOVQ   R11, R10
-	IMULQ  R9, R10
-	LEAQ   (R8)(R10*4), R10
-	MOVQ   SI, BX
-	MOVQ   R9, DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-
-dot21:
-	VMOVUPS (BX), Y2
-	VMULPS  (R10), Y2, Y2
-	VADDPS  Y2, Y0, Y0
-	SUBQ    $0x00000008, DX
-	JZ      dotdone22
-	VMOVUPS 32(BX), Y3
-	VMULPS  32(R10), Y3, Y3
-	VADDPS  Y3, Y1, Y1
-	ADDQ    $0x00000040, BX
-	ADDQ    $0x00000040, R10
-	SUBQ    $0x00000008, DX
-	JNZ     dot21
-
-dotdone22:
-	VADDPS Y1, Y0, Y10
-	MOVL   (R13)(R11*4), AX
-	SHLQ   $0x02, AX
-	ADDQ   AX, SI
-	INCL   R11
-	CMPL   R11, R12
-	JB     skip23
-	XORL   R11, R11
-
-skip23:
-	VPERM2F128 $0x20, Y8, Y7, Y2
-	VPERM2F128 $0x31, Y8, Y7, Y3
-	VADDPS     Y3, Y2, Y2
-	VPERM2F128 $0x20, Y10, Y9, Y3
-	VPERM2F128 $0x31, Y10, Y9, Y4
-	VADDPS     Y4, Y3, Y3
-	VSHUFPS    $0x44, Y3, Y2, Y4
-	VSHUFPS    $0xee, Y3, Y2, Y5
-	VADDPS     Y5, Y4, Y4
-	VSHUFPS    $0x88, Y4, Y4, Y0
-	VSHUFPS    $0xdd, Y4, Y4, Y1
-	VADDPS     Y1, Y0, Y0
-	VPERMPS    Y0, Y11, Y0
-	VMULPS     Y15, Y0, Y0
-	VADDPS     (DI), Y0, Y0
-	VMOVUPS    Y0, (DI)
-	ADDQ       $0x00000020, DI
-	SUBQ       $0x00000004, CX
-	JMP        sm4_9
-
-sm1_10:
-	TESTQ  CX, CX
-	JZ     smend11
+	JB     sm1_22
 	MOVQ   R11, R10
 	IMULQ  R9, R10
 	LEAQ   (R8)(R10*4), R10
@@ -904,6 +797,161 @@ dotdone25:
 	XORL   R11, R11
 
 skip26:
+	MOVQ   R11, R10
+	IMULQ  R9, R10
+	LEAQ   (R8)(R10*4), R10
+	MOVQ   SI, BX
+	MOVQ   R9, DX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+dot27:
+	VMOVUPS (BX), Y2
+	VMULPS  (R10), Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	SUBQ    $0x00000008, DX
+	JZ      dotdone28
+	VMOVUPS 32(BX), Y3
+	VMULPS  32(R10), Y3, Y3
+	VADDPS  Y3, Y1, Y1
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, R10
+	SUBQ    $0x00000008, DX
+	JNZ     dot27
+
+dotdone28:
+	VADDPS Y1, Y0, Y8
+	MOVL   (R13)(R11*4), AX
+	SHLQ   $0x02, AX
+	ADDQ   AX, SI
+	INCL   R11
+	CMPL   R11, R12
+	JB     skip29
+	XORL   R11, R11
+
+skip29:
+	MOVQ   R11, R10
+	IMULQ  R9, R10
+	LEAQ   (R8)(R10*4), R10
+	MOVQ   SI, BX
+	MOVQ   R9, DX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+dot30:
+	VMOVUPS (BX), Y2
+	VMULPS  (R10), Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	SUBQ    $0x00000008, DX
+	JZ      dotdone31
+	VMOVUPS 32(BX), Y3
+	VMULPS  32(R10), Y3, Y3
+	VADDPS  Y3, Y1, Y1
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, R10
+	SUBQ    $0x00000008, DX
+	JNZ     dot30
+
+dotdone31:
+	VADDPS Y1, Y0, Y9
+	MOVL   (R13)(R11*4), AX
+	SHLQ   $0x02, AX
+	ADDQ   AX, SI
+	INCL   R11
+	CMPL   R11, R12
+	JB     skip32
+	XORL   R11, R11
+
+skip32:
+	MOVQ   R11, R10
+	IMULQ  R9, R10
+	LEAQ   (R8)(R10*4), R10
+	MOVQ   SI, BX
+	MOVQ   R9, DX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+dot33:
+	VMOVUPS (BX), Y2
+	VMULPS  (R10), Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	SUBQ    $0x00000008, DX
+	JZ      dotdone34
+	VMOVUPS 32(BX), Y3
+	VMULPS  32(R10), Y3, Y3
+	VADDPS  Y3, Y1, Y1
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, R10
+	SUBQ    $0x00000008, DX
+	JNZ     dot33
+
+dotdone34:
+	VADDPS Y1, Y0, Y10
+	MOVL   (R13)(R11*4), AX
+	SHLQ   $0x02, AX
+	ADDQ   AX, SI
+	INCL   R11
+	CMPL   R11, R12
+	JB     skip35
+	XORL   R11, R11
+
+skip35:
+	VPERM2F128 $0x20, Y8, Y7, Y2
+	VPERM2F128 $0x31, Y8, Y7, Y3
+	VADDPS     Y3, Y2, Y2
+	VPERM2F128 $0x20, Y10, Y9, Y3
+	VPERM2F128 $0x31, Y10, Y9, Y4
+	VADDPS     Y4, Y3, Y3
+	VSHUFPS    $0x44, Y3, Y2, Y4
+	VSHUFPS    $0xee, Y3, Y2, Y5
+	VADDPS     Y5, Y4, Y4
+	VSHUFPS    $0x88, Y4, Y4, Y0
+	VSHUFPS    $0xdd, Y4, Y4, Y1
+	VADDPS     Y1, Y0, Y0
+	VPERMPS    Y0, Y11, Y0
+	VMULPS     Y15, Y0, Y0
+	VADDPS     (DI), Y0, Y0
+	VMOVUPS    Y0, (DI)
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000004, CX
+	JMP        sm4_21
+
+sm1_22:
+	TESTQ  CX, CX
+	JZ     smend23
+	MOVQ   R11, R10
+	IMULQ  R9, R10
+	LEAQ   (R8)(R10*4), R10
+	MOVQ   SI, BX
+	MOVQ   R9, DX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+dot36:
+	VMOVUPS (BX), Y2
+	VMULPS  (R10), Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	SUBQ    $0x00000008, DX
+	JZ      dotdone37
+	VMOVUPS 32(BX), Y3
+	VMULPS  32(R10), Y3, Y3
+	VADDPS  Y3, Y1, Y1
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, R10
+	SUBQ    $0x00000008, DX
+	JNZ     dot36
+
+dotdone37:
+	VADDPS Y1, Y0, Y7
+	MOVL   (R13)(R11*4), AX
+	SHLQ   $0x02, AX
+	ADDQ   AX, SI
+	INCL   R11
+	CMPL   R11, R12
+	JB     skip38
+	XORL   R11, R11
+
+skip38:
 	VPERM2F128 $0x20, Y7, Y7, Y2
 	VPERM2F128 $0x31, Y7, Y7, Y3
 	VADDPS     Y3, Y2, Y2
@@ -923,9 +971,9 @@ skip26:
 	VMOVSD     X0, (DI)
 	ADDQ       $0x00000008, DI
 	DECQ       CX
-	JMP        sm1_10
+	JMP        sm1_22
 
-smend11:
+smend23:
 	VZEROUPPER
 	RET
 
@@ -946,9 +994,9 @@ TEXT ·sincMono48AVX2(SB), NOSPLIT, $0-64
 	VMOVDQU      emit4<>+0(SB), Y11
 	MOVQ         x+16(FP), SI
 
-sm4_27:
+sm4_39:
 	CMPQ    CX, $0x00000004
-	JB      sm1_28
+	JB      sm1_40
 	MOVQ    R11, R10
 	IMULQ   R9, R10
 	LEAQ    (R8)(R10*4), R10
@@ -974,10 +1022,10 @@ sm4_27:
 	ADDQ    AX, SI
 	INCL    R11
 	CMPL    R11, R12
-	JB      skip30
+	JB      skip42
 	XORL    R11, R11
 
-skip30:
+skip42:
 	MOVQ    R11, R10
 	IMULQ   R9, R10
 	LEAQ    (R8)(R10*4), R10
@@ -1003,10 +1051,10 @@ skip30:
 	ADDQ    AX, SI
 	INCL    R11
 	CMPL    R11, R12
-	JB      skip31
+	JB      skip43
 	XORL    R11, R11
 
-skip31:
+skip43:
 	MOVQ    R11, R10
 	IMULQ   R9, R10
 	LEAQ    (R8)(R10*4), R10
@@ -1032,10 +1080,10 @@ skip31:
 	ADDQ    AX, SI
 	INCL    R11
 	CMPL    R11, R12
-	JB      skip32
+	JB      skip44
 	XORL    R11, R11
 
-skip32:
+skip44:
 	MOVQ    R11, R10
 	IMULQ   R9, R10
 	LEAQ    (R8)(R10*4), R10
@@ -1061,10 +1109,10 @@ skip32:
 	ADDQ    AX, SI
 	INCL    R11
 	CMPL    R11, R12
-	JB      skip33
+	JB      skip45
 	XORL    R11, R11
 
-skip33:
+skip45:
 	VPERM2F128 $0x20, Y8, Y7, Y2
 	VPERM2F128 $0x31, Y8, Y7, Y3
 	VADDPS     Y3, Y2, Y2
@@ -1083,11 +1131,11 @@ skip33:
 	VMOVUPS    Y0, (DI)
 	ADDQ       $0x00000020, DI
 	SUBQ       $0x00000004, CX
-	JMP        sm4_27
+	JMP        sm4_39
 
-sm1_28:
+sm1_40:
 	TESTQ   CX, CX
-	JZ      smend29
+	JZ      smend41
 	MOVQ    R11, R10
 	IMULQ   R9, R10
 	LEAQ    (R8)(R10*4), R10
@@ -1113,10 +1161,10 @@ sm1_28:
 	ADDQ    AX, SI
 	INCL    R11
 	CMPL    R11, R12
-	JB      skip34
+	JB      skip46
 	XORL    R11, R11
 
-skip34:
+skip46:
 	VPERM2F128 $0x20, Y7, Y7, Y2
 	VPERM2F128 $0x31, Y7, Y7, Y3
 	VADDPS     Y3, Y2, Y2
@@ -1136,9 +1184,9 @@ skip34:
 	VMOVSD     X0, (DI)
 	ADDQ       $0x00000008, DI
 	DECQ       CX
-	JMP        sm1_28
+	JMP        sm1_40
 
-smend29:
+smend41:
 	VZEROUPPER
 	RET
 
@@ -1160,9 +1208,9 @@ TEXT ·sincStereoAVX2(SB), NOSPLIT, $0-64
 	MOVQ         l+16(FP), SI
 	VMOVDQU      stereo2<>+0(SB), Y11
 
-ss2_35:
+ss2_47:
 	CMPQ   CX, $0x00000002
-	JB     ss1_36
+	JB     ss1_48
 	MOVQ   R11, R10
 	IMULQ  R9, R10
 	LEAQ   (R8)(R10*4), R10
@@ -1173,14 +1221,14 @@ ss2_35:
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 
-dot38:
+dot50:
 	VMOVUPS (R10), Y4
 	VMULPS  (BX), Y4, Y2
 	VADDPS  Y2, Y0, Y0
 	VMULPS  8448(BX), Y4, Y3
 	VADDPS  Y3, Y5, Y5
 	SUBQ    $0x00000008, DX
-	JZ      dotdone39
+	JZ      dotdone51
 	VMOVUPS 32(R10), Y4
 	VMULPS  32(BX), Y4, Y2
 	VADDPS  Y2, Y1, Y1
@@ -1189,9 +1237,9 @@ dot38:
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000040, R10
 	SUBQ    $0x00000008, DX
-	JNZ     dot38
+	JNZ     dot50
 
-dotdone39:
+dotdone51:
 	VADDPS Y1, Y0, Y7
 	VADDPS Y6, Y5, Y8
 	MOVL   (R13)(R11*4), AX
@@ -1199,10 +1247,10 @@ dotdone39:
 	ADDQ   AX, SI
 	INCL   R11
 	CMPL   R11, R12
-	JB     skip40
+	JB     skip52
 	XORL   R11, R11
 
-skip40:
+skip52:
 	MOVQ   R11, R10
 	IMULQ  R9, R10
 	LEAQ   (R8)(R10*4), R10
@@ -1213,14 +1261,14 @@ skip40:
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 
-dot41:
+dot53:
 	VMOVUPS (R10), Y4
 	VMULPS  (BX), Y4, Y2
 	VADDPS  Y2, Y0, Y0
 	VMULPS  8448(BX), Y4, Y3
 	VADDPS  Y3, Y5, Y5
 	SUBQ    $0x00000008, DX
-	JZ      dotdone42
+	JZ      dotdone54
 	VMOVUPS 32(R10), Y4
 	VMULPS  32(BX), Y4, Y2
 	VADDPS  Y2, Y1, Y1
@@ -1229,9 +1277,9 @@ dot41:
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000040, R10
 	SUBQ    $0x00000008, DX
-	JNZ     dot41
+	JNZ     dot53
 
-dotdone42:
+dotdone54:
 	VADDPS Y1, Y0, Y9
 	VADDPS Y6, Y5, Y10
 	MOVL   (R13)(R11*4), AX
@@ -1239,10 +1287,10 @@ dotdone42:
 	ADDQ   AX, SI
 	INCL   R11
 	CMPL   R11, R12
-	JB     skip43
+	JB     skip55
 	XORL   R11, R11
 
-skip43:
+skip55:
 	VPERM2F128 $0x20, Y8, Y7, Y2
 	VPERM2F128 $0x31, Y8, Y7, Y3
 	VADDPS     Y3, Y2, Y2
@@ -1261,11 +1309,11 @@ skip43:
 	VMOVUPS    X0, (DI)
 	ADDQ       $0x00000010, DI
 	SUBQ       $0x00000002, CX
-	JMP        ss2_35
+	JMP        ss2_47
 
-ss1_36:
+ss1_48:
 	TESTQ  CX, CX
-	JZ     ssend37
+	JZ     ssend49
 	MOVQ   R11, R10
 	IMULQ  R9, R10
 	LEAQ   (R8)(R10*4), R10
@@ -1276,14 +1324,14 @@ ss1_36:
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 
-dot44:
+dot56:
 	VMOVUPS (R10), Y4
 	VMULPS  (BX), Y4, Y2
 	VADDPS  Y2, Y0, Y0
 	VMULPS  8448(BX), Y4, Y3
 	VADDPS  Y3, Y5, Y5
 	SUBQ    $0x00000008, DX
-	JZ      dotdone45
+	JZ      dotdone57
 	VMOVUPS 32(R10), Y4
 	VMULPS  32(BX), Y4, Y2
 	VADDPS  Y2, Y1, Y1
@@ -1292,9 +1340,9 @@ dot44:
 	ADDQ    $0x00000040, BX
 	ADDQ    $0x00000040, R10
 	SUBQ    $0x00000008, DX
-	JNZ     dot44
+	JNZ     dot56
 
-dotdone45:
+dotdone57:
 	VADDPS Y1, Y0, Y7
 	VADDPS Y6, Y5, Y8
 	MOVL   (R13)(R11*4), AX
@@ -1302,10 +1350,10 @@ dotdone45:
 	ADDQ   AX, SI
 	INCL   R11
 	CMPL   R11, R12
-	JB     skip46
+	JB     skip58
 	XORL   R11, R11
 
-skip46:
+skip58:
 	VPERM2F128 $0x20, Y8, Y7, Y2
 	VPERM2F128 $0x31, Y8, Y7, Y3
 	VADDPS     Y3, Y2, Y2
@@ -1324,7 +1372,7 @@ skip46:
 	VADDPS     X1, X0, X0
 	VMOVSD     X0, (DI)
 
-ssend37:
+ssend49:
 	VZEROUPPER
 	RET
 
@@ -1346,9 +1394,9 @@ TEXT ·sincStereo48AVX2(SB), NOSPLIT, $0-64
 	MOVQ         l+16(FP), SI
 	VMOVDQU      stereo2<>+0(SB), Y11
 
-ss2_47:
+ss2_59:
 	CMPQ    CX, $0x00000002
-	JB      ss1_48
+	JB      ss1_60
 	MOVQ    R11, R10
 	IMULQ   R9, R10
 	LEAQ    (R8)(R10*4), R10
@@ -1385,10 +1433,10 @@ ss2_47:
 	ADDQ    AX, SI
 	INCL    R11
 	CMPL    R11, R12
-	JB      skip50
+	JB      skip62
 	XORL    R11, R11
 
-skip50:
+skip62:
 	MOVQ    R11, R10
 	IMULQ   R9, R10
 	LEAQ    (R8)(R10*4), R10
@@ -1425,10 +1473,10 @@ skip50:
 	ADDQ    AX, SI
 	INCL    R11
 	CMPL    R11, R12
-	JB      skip51
+	JB      skip63
 	XORL    R11, R11
 
-skip51:
+skip63:
 	VPERM2F128 $0x20, Y8, Y7, Y2
 	VPERM2F128 $0x31, Y8, Y7, Y3
 	VADDPS     Y3, Y2, Y2
@@ -1447,11 +1495,11 @@ skip51:
 	VMOVUPS    X0, (DI)
 	ADDQ       $0x00000010, DI
 	SUBQ       $0x00000002, CX
-	JMP        ss2_47
+	JMP        ss2_59
 
-ss1_48:
+ss1_60:
 	TESTQ   CX, CX
-	JZ      ssend49
+	JZ      ssend61
 	MOVQ    R11, R10
 	IMULQ   R9, R10
 	LEAQ    (R8)(R10*4), R10
@@ -1488,10 +1536,10 @@ ss1_48:
 	ADDQ    AX, SI
 	INCL    R11
 	CMPL    R11, R12
-	JB      skip52
+	JB      skip64
 	XORL    R11, R11
 
-skip52:
+skip64:
 	VPERM2F128 $0x20, Y8, Y7, Y2
 	VPERM2F128 $0x31, Y8, Y7, Y3
 	VADDPS     Y3, Y2, Y2
@@ -1510,7 +1558,7 @@ skip52:
 	VADDPS     X1, X0, X0
 	VMOVSD     X0, (DI)
 
-ssend49:
+ssend61:
 	VZEROUPPER
 	RET
 
@@ -1521,14 +1569,14 @@ TEXT ·s16ToFloatAVX2(SB), NOSPLIT, $0-24
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 
-cvm53:
+cvm65:
 	VPMOVSXWD (SI), Y0
 	VCVTDQ2PS Y0, Y0
 	VMOVUPS   Y0, (DI)
 	ADDQ      $0x00000010, SI
 	ADDQ      $0x00000020, DI
 	SUBQ      $0x00000008, CX
-	JNZ       cvm53
+	JNZ       cvm65
 	VZEROUPPER
 	RET
 
@@ -1540,7 +1588,7 @@ TEXT ·s16SplitAVX2(SB), NOSPLIT, $0-32
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
 
-cvs54:
+cvs66:
 	VMOVDQU   (SI), Y0
 	VPSLLD    $0x10, Y0, Y1
 	VPSRAD    $0x10, Y1, Y1
@@ -1552,7 +1600,7 @@ cvs54:
 	ADDQ      $0x00000020, SI
 	ADDQ      $0x00000020, DI
 	SUBQ      $0x00000008, CX
-	JNZ       cvs54
+	JNZ       cvs66
 	VZEROUPPER
 	RET
 
@@ -1565,7 +1613,7 @@ TEXT ·f32PlaneAVX2(SB), NOSPLIT, $0-24
 	VBROADCASTSS vecOne<>+0(SB), Y13
 	VBROADCASTSS vecNegOne<>+0(SB), Y12
 
-cfm55:
+cfm67:
 	VMOVUPS (SI), Y0
 	VCMPPS  $0x07, Y0, Y0, Y1
 	VANDPS  Y1, Y0, Y0
@@ -1575,7 +1623,7 @@ cfm55:
 	ADDQ    $0x00000020, SI
 	ADDQ    $0x00000020, DI
 	SUBQ    $0x00000008, CX
-	JNZ     cfm55
+	JNZ     cfm67
 	VZEROUPPER
 	RET
 
@@ -1589,7 +1637,7 @@ TEXT ·f32SplitAVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS vecOne<>+0(SB), Y13
 	VBROADCASTSS vecNegOne<>+0(SB), Y12
 
-cfs56:
+cfs68:
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y1
 	VCMPPS  $0x07, Y0, Y0, Y4
@@ -1609,7 +1657,7 @@ cfs56:
 	ADDQ    $0x00000040, SI
 	ADDQ    $0x00000020, DI
 	SUBQ    $0x00000008, CX
-	JNZ     cfs56
+	JNZ     cfs68
 	VZEROUPPER
 	RET
 
@@ -1621,7 +1669,7 @@ TEXT ·framesSplitAVX2(SB), NOSPLIT, $0-32
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
 
-cfx57:
+cfx69:
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y1
 	VSHUFPS $0x88, Y1, Y0, Y2
@@ -1633,7 +1681,7 @@ cfx57:
 	ADDQ    $0x00000040, SI
 	ADDQ    $0x00000020, DI
 	SUBQ    $0x00000008, CX
-	JNZ     cfx57
+	JNZ     cfx69
 	VZEROUPPER
 	RET
 
@@ -1661,7 +1709,7 @@ TEXT ·sincGroups56AVX2(SB), NOSPLIT, $0-72
 	VUNPCKLPS    X14, X15, X15
 	VBROADCASTSD X15, Y15
 
-hg58:
+hg70:
 	MOVQ         R11, R10
 	SHRQ         $0x01, R10
 	IMUL3Q       $0x00000e00, R10, R10
@@ -1874,24 +1922,24 @@ hg58:
 	ADDQ         BX, CX
 	XORL         BX, BX
 	TESTQ        $0x00000001, R11
-	JZ           skip59
+	JZ           skip71
 	MOVQ         R11, DX
 	SHRQ         $0x01, DX
 	MOVL         (R13)(DX*4), AX
 	LEAQ         (SI)(AX*4), SI
 
-skip59:
+skip71:
 	ADDQ $0x00000040, DI
 	INCL R11
 	MOVL groups+48(FP), AX
 	SHLL $0x01, AX
 	CMPL R11, AX
-	JB   skip60
+	JB   skip72
 	XORL R11, R11
 
-skip60:
+skip72:
 	TESTQ CX, CX
-	JNZ   hg58
+	JNZ   hg70
 	VZEROUPPER
 	RET
 
@@ -1919,7 +1967,7 @@ TEXT ·sincGroups64AVX2(SB), NOSPLIT, $0-72
 	VUNPCKLPS    X14, X15, X15
 	VBROADCASTSD X15, Y15
 
-hg61:
+hg73:
 	MOVQ         R11, R10
 	SHRQ         $0x01, R10
 	IMUL3Q       $0x00001000, R10, R10
@@ -2156,24 +2204,24 @@ hg61:
 	ADDQ         BX, CX
 	XORL         BX, BX
 	TESTQ        $0x00000001, R11
-	JZ           skip62
+	JZ           skip74
 	MOVQ         R11, DX
 	SHRQ         $0x01, DX
 	MOVL         (R13)(DX*4), AX
 	LEAQ         (SI)(AX*4), SI
 
-skip62:
+skip74:
 	ADDQ $0x00000040, DI
 	INCL R11
 	MOVL groups+48(FP), AX
 	SHLL $0x01, AX
 	CMPL R11, AX
-	JB   skip63
+	JB   skip75
 	XORL R11, R11
 
-skip63:
+skip75:
 	TESTQ CX, CX
-	JNZ   hg61
+	JNZ   hg73
 	VZEROUPPER
 	RET
 
@@ -2199,7 +2247,7 @@ TEXT ·resampleF32MonoAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU32    dupPairs<>+0(SB), Z27
 	VMOVDQU32    dupPairs<>+64(SB), Z26
 
-lfm64:
+lfm76:
 	MOVL         R8, AX
 	VPBROADCASTQ AX, Z0
 	VPADDQ       Z31, Z0, Z1
@@ -2237,7 +2285,7 @@ lfm64:
 	VMOVUPS      Z7, 64(DI)
 	ADDQ         $0x00000080, DI
 	SUBQ         $0x00000010, CX
-	JNZ          lfm64
+	JNZ          lfm76
 	VZEROUPPER
 	RET
 
@@ -2263,7 +2311,7 @@ TEXT ·resampleS16MonoAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU32    dupPairs<>+0(SB), Z27
 	VMOVDQU32    dupPairs<>+64(SB), Z26
 
-lsm65:
+lsm77:
 	MOVL         R8, AX
 	VPBROADCASTQ AX, Z0
 	VPADDQ       Z31, Z0, Z1
@@ -2301,7 +2349,7 @@ lsm65:
 	VMOVUPS      Z7, 64(DI)
 	ADDQ         $0x00000080, DI
 	SUBQ         $0x00000010, CX
-	JNZ          lsm65
+	JNZ          lsm77
 	VZEROUPPER
 	RET
 
@@ -2327,7 +2375,7 @@ TEXT ·resampleS16StereoAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU32    zipPairs<>+0(SB), Z27
 	VMOVDQU32    zipPairs<>+64(SB), Z26
 
-lss66:
+lss78:
 	MOVL         R8, AX
 	VPBROADCASTQ AX, Z0
 	VPADDQ       Z31, Z0, Z1
@@ -2375,7 +2423,7 @@ lss66:
 	VMOVUPS      Z7, 64(DI)
 	ADDQ         $0x00000080, DI
 	SUBQ         $0x00000010, CX
-	JNZ          lss66
+	JNZ          lss78
 	VZEROUPPER
 	RET
 
@@ -2402,7 +2450,7 @@ TEXT ·resampleF32StereoAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU32    zipPairs<>+64(SB), Z26
 	VPBROADCASTD linIntOne<>+0(SB), Z23
 
-lfs67:
+lfs79:
 	MOVL         R8, AX
 	VPBROADCASTQ AX, Z0
 	VPADDQ       Z31, Z0, Z1
@@ -2459,7 +2507,7 @@ lfs67:
 	VMOVUPS      Z7, 64(DI)
 	ADDQ         $0x00000080, DI
 	SUBQ         $0x00000010, CX
-	JNZ          lfs67
+	JNZ          lfs79
 	VZEROUPPER
 	RET
 
@@ -2490,7 +2538,7 @@ TEXT ·sincMonoGroups56AVX512(SB), NOSPLIT, $0-64
 	VMOVDQU32    dupPairs<>+0(SB), Z13
 	VMOVDQU32    dupPairs<>+64(SB), Z12
 
-g68:
+g80:
 	IMUL3Q       $0x00000e00, R11, R10
 	ADDQ         R8, R10
 	VBROADCASTSS (SI), Z0
@@ -2690,12 +2738,12 @@ g68:
 	ADDQ         $0x00000080, DI
 	INCL         R11
 	CMPL         R11, groups+48(FP)
-	JB           skip69
+	JB           skip81
 	XORL         R11, R11
 
-skip69:
+skip81:
 	TESTQ CX, CX
-	JNZ   g68
+	JNZ   g80
 	VZEROUPPER
 	RET
 
@@ -2726,7 +2774,7 @@ TEXT ·sincMonoGroups64AVX512(SB), NOSPLIT, $0-64
 	VMOVDQU32    dupPairs<>+0(SB), Z13
 	VMOVDQU32    dupPairs<>+64(SB), Z12
 
-g70:
+g82:
 	IMUL3Q       $0x00001000, R11, R10
 	ADDQ         R8, R10
 	VBROADCASTSS (SI), Z0
@@ -2950,12 +2998,12 @@ g70:
 	ADDQ         $0x00000080, DI
 	INCL         R11
 	CMPL         R11, groups+48(FP)
-	JB           skip71
+	JB           skip83
 	XORL         R11, R11
 
-skip71:
+skip83:
 	TESTQ CX, CX
-	JNZ   g70
+	JNZ   g82
 	VZEROUPPER
 	RET
 
@@ -2986,7 +3034,7 @@ TEXT ·sincStereoGroups56AVX512(SB), NOSPLIT, $0-64
 	VMOVDQU32    zipPairs<>+0(SB), Z13
 	VMOVDQU32    zipPairs<>+64(SB), Z12
 
-g72:
+g84:
 	IMUL3Q      $0x00000e00, R11, R10
 	ADDQ        R8, R10
 	VMOVAPS     (R10), Z8
@@ -3299,12 +3347,12 @@ g72:
 	ADDQ        $0x00000080, DI
 	INCL        R11
 	CMPL        R11, groups+48(FP)
-	JB          skip73
+	JB          skip85
 	XORL        R11, R11
 
-skip73:
+skip85:
 	TESTQ CX, CX
-	JNZ   g72
+	JNZ   g84
 	VZEROUPPER
 	RET
 
@@ -3335,7 +3383,7 @@ TEXT ·sincStereoGroups64AVX512(SB), NOSPLIT, $0-64
 	VMOVDQU32    zipPairs<>+0(SB), Z13
 	VMOVDQU32    zipPairs<>+64(SB), Z12
 
-g74:
+g86:
 	IMUL3Q      $0x00001000, R11, R10
 	ADDQ        R8, R10
 	VMOVAPS     (R10), Z8
@@ -3688,12 +3736,12 @@ g74:
 	ADDQ        $0x00000080, DI
 	INCL        R11
 	CMPL        R11, groups+48(FP)
-	JB          skip75
+	JB          skip87
 	XORL        R11, R11
 
-skip75:
+skip87:
 	TESTQ CX, CX
-	JNZ   g74
+	JNZ   g86
 	VZEROUPPER
 	RET
 
@@ -3716,11 +3764,11 @@ TEXT ·pitchMonoAVX2(SB), NOSPLIT, $0-96
 	VUNPCKLPS X13, X15, X15
 	VMOVSS    vecFracScale<>+0(SB), X12
 
-pitch76:
+pitch88:
 	MOVQ         DX, AX
 	SHRQ         $0x20, AX
 	CMPQ         AX, limit+72(FP)
-	JGT          pbail77
+	JGT          pbail89
 	LEAQ         (SI)(AX*4), BX
 	MOVL         DX, AX
 	MOVL         AX, R10
@@ -3735,7 +3783,7 @@ pitch76:
 	VXORPS       Y4, Y4, Y4
 	VXORPS       Y5, Y5, Y5
 
-ptaps78:
+ptaps90:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -3744,7 +3792,7 @@ ptaps78:
 	VMULPS  (BX), Y0, Y2
 	VADDPS  Y2, Y4, Y4
 	SUBQ    $0x08, R11
-	JZ      ptapsdone79
+	JZ      ptapsdone91
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -3755,9 +3803,9 @@ ptaps78:
 	ADDQ    $0x40, R10
 	ADDQ    $0x40, BX
 	SUBQ    $0x08, R11
-	JNZ     ptaps78
+	JNZ     ptaps90
 
-ptapsdone79:
+ptapsdone91:
 	VADDPS       Y5, Y4, Y4
 	VEXTRACTF128 $0x01, Y4, X5
 	VADDPS       X5, X4, X4
@@ -3774,13 +3822,13 @@ ptapsdone79:
 	ADDQ         $0x08, R13
 	ADDQ         $0x08, DI
 	DECQ         CX
-	JNZ          pitch76
+	JNZ          pitch88
 	MOVQ         DX, next+80(FP)
 	MOVQ         $0x00000000, left+88(FP)
 	VZEROUPPER
 	RET
 
-pbail77:
+pbail89:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET
@@ -3788,317 +3836,6 @@ pbail77:
 // func pitchMonoAVX512(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
 // Requires: AVX, AVX512F
 TEXT ·pitchMonoAVX512(SB), NOSPLIT, $0-96
-	MOVQ      out+0(FP), DI
-	MOVQ      n+8(FP), CX
-	MOVQ      l+16(FP), SI
-	MOVQ      r+24(FP), R14
-	SUBQ      SI, R14
-	MOVQ      coef+32(FP), R8
-	MOVQ      taps+40(FP), R9
-	MOVQ      R9, R12
-	SHLQ      $0x02, R12
-	MOVQ      p+48(FP), DX
-	MOVQ      steps+56(FP), R13
-	VMOVSS    gl+64(FP), X15
-	VMOVSS    gr+68(FP), X13
-	VUNPCKLPS X13, X15, X15
-	VMOVSS    vecFracScale<>+0(SB), X12
-
-pitch80:
-	MOVQ         DX, AX
-	SHRQ         $0x20, AX
-	CMPQ         AX, limit+72(FP)
-	JGT          pbail81
-	LEAQ         (SI)(AX*4), BX
-	MOVL         DX, AX
-	MOVL         AX, R10
-	SHRL         $0x17, R10
-	SHLL         $0x09, AX
-	VCVTSI2SSQ   AX, X12, X13
-	VMULSS       X12, X13, X13
-	VBROADCASTSS X13, Z14
-	IMULQ        R9, R10
-	LEAQ         (R8)(R10*4), R10
-	MOVQ         R9, R11
-	VPXORD       Z4, Z4, Z4
-
-ptaps82:
-	CMPQ    R11, $0x10
-	JB      ptail83
-	VMOVUPS (R10), Z0
-	VMOVUPS (R10)(R12*1), Z1
-	VSUBPS  Z0, Z1, Z1
-	VMULPS  Z14, Z1, Z1
-	VADDPS  Z1, Z0, Z0
-	VMULPS  (BX), Z0, Z2
-	VADDPS  Z2, Z4, Z4
-	ADDQ    $0x40, R10
-	ADDQ    $0x40, BX
-	SUBQ    $0x10, R11
-	JMP     ptaps82
-
-ptail83:
-	VEXTRACTF64X4 $0x01, Z4, Y5
-	TESTQ         R11, R11
-	JZ            ptapsdone84
-	VMOVUPS       (R10), Y0
-	VMOVUPS       (R10)(R12*1), Y1
-	VSUBPS        Y0, Y1, Y1
-	VMULPS        Y14, Y1, Y1
-	VADDPS        Y1, Y0, Y0
-	VMULPS        (BX), Y0, Y2
-	VADDPS        Y2, Y4, Y4
-
-ptapsdone84:
-	VADDPS       Y5, Y4, Y4
-	VEXTRACTF128 $0x01, Y4, X5
-	VADDPS       X5, X4, X4
-	VMOVHLPS     X4, X4, X5
-	VADDPS       X5, X4, X4
-	VMOVSHDUP    X4, X5
-	VADDSS       X5, X4, X4
-	VUNPCKLPS    X4, X4, X4
-	VMULPS       X15, X4, X4
-	VMOVSD       (DI), X5
-	VADDPS       X4, X5, X5
-	VMOVSD       X5, (DI)
-	ADDQ         (R13), DX
-	ADDQ         $0x08, R13
-	ADDQ         $0x08, DI
-	DECQ         CX
-	JNZ          pitch80
-	MOVQ         DX, next+80(FP)
-	MOVQ         $0x00000000, left+88(FP)
-	VZEROUPPER
-	RET
-
-pbail81:
-	MOVQ CX, left+88(FP)
-	VZEROUPPER
-	RET
-
-// func pitchMonoPairsAVX2(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
-// Requires: AVX, AVX2
-TEXT ·pitchMonoPairsAVX2(SB), NOSPLIT, $0-96
-	VMOVSS       vecFracScale<>+0(SB), X12
-	MOVQ         out+0(FP), DI
-	MOVQ         n+8(FP), CX
-	MOVQ         l+16(FP), SI
-	MOVQ         r+24(FP), R14
-	SUBQ         SI, R14
-	MOVQ         coef+32(FP), R8
-	MOVQ         taps+40(FP), R12
-	SHLQ         $0x02, R12
-	MOVQ         p+48(FP), DX
-	MOVQ         steps+56(FP), R13
-	VMOVSS       gl+64(FP), X15
-	VMOVSS       gr+68(FP), X14
-	VUNPCKLPS    X14, X15, X15
-	VBROADCASTSD X15, Y15
-	MOVQ         DX, R9
-	SHRQ         $0x20, R9
-	CMPQ         R9, limit+72(FP)
-	JGT          ppbail85
-	LEAQ         (SI)(R9*4), BX
-	MOVL         DX, R9
-	MOVL         R9, R10
-	SHRL         $0x17, R10
-	SHLL         $0x09, R9
-	VCVTSI2SSQ   R9, X12, X14
-	VMULSS       X12, X14, X14
-	VBROADCASTSS X14, Y14
-	IMULQ        R12, R10
-	LEAQ         (R8)(R10*1), R10
-	ADDQ         (R13), DX
-	MOVQ         DX, R9
-	SHRQ         $0x20, R9
-	CMPQ         R9, limit+72(FP)
-	JGT          ppbail85
-	LEAQ         (SI)(R9*4), R15
-	MOVL         DX, R9
-	MOVL         R9, AX
-	SHRL         $0x17, AX
-	SHLL         $0x09, R9
-	VCVTSI2SSQ   R9, X12, X13
-	VMULSS       X12, X13, X13
-	VBROADCASTSS X13, Y13
-	IMULQ        R12, AX
-	LEAQ         (R8)(AX*1), AX
-	ADDQ         8(R13), DX
-	ADDQ         $0x10, R13
-	MOVQ         R12, R11
-	VXORPS       Y4, Y4, Y4
-	VXORPS       Y5, Y5, Y5
-	VXORPS       Y6, Y6, Y6
-	VXORPS       Y7, Y7, Y7
-
-pptaps86:
-	VMOVUPS (R10), Y0
-	VMOVUPS (R10)(R12*1), Y1
-	VSUBPS  Y0, Y1, Y1
-	VMULPS  Y14, Y1, Y1
-	VADDPS  Y1, Y0, Y0
-	VMULPS  (BX), Y0, Y1
-	VADDPS  Y1, Y4, Y4
-	VMOVUPS (AX), Y0
-	VMOVUPS (AX)(R12*1), Y1
-	VSUBPS  Y0, Y1, Y1
-	VMULPS  Y13, Y1, Y1
-	VADDPS  Y1, Y0, Y0
-	VMULPS  (R15), Y0, Y1
-	VADDPS  Y1, Y6, Y6
-	SUBQ    $0x20, R11
-	JZ      pptapsdone87
-	VMOVUPS 32(R10), Y0
-	VMOVUPS 32(R10)(R12*1), Y1
-	VSUBPS  Y0, Y1, Y1
-	VMULPS  Y14, Y1, Y1
-	VADDPS  Y1, Y0, Y0
-	VMULPS  32(BX), Y0, Y1
-	VADDPS  Y1, Y5, Y5
-	VMOVUPS 32(AX), Y0
-	VMOVUPS 32(AX)(R12*1), Y1
-	VSUBPS  Y0, Y1, Y1
-	VMULPS  Y13, Y1, Y1
-	VADDPS  Y1, Y0, Y0
-	VMULPS  32(R15), Y0, Y1
-	VADDPS  Y1, Y7, Y7
-	ADDQ    $0x40, R10
-	ADDQ    $0x40, BX
-	ADDQ    $0x40, AX
-	ADDQ    $0x40, R15
-	SUBQ    $0x20, R11
-	JNZ     pptaps86
-
-pptapsdone87:
-	VADDPS     Y5, Y4, Y4
-	VADDPS     Y7, Y6, Y6
-	VPERM2F128 $0x20, Y6, Y4, Y5
-	VPERM2F128 $0x31, Y6, Y4, Y7
-	VADDPS     Y7, Y5, Y8
-
-ppair88:
-	DECQ         CX
-	JZ           pplast89
-	MOVQ         DX, R9
-	SHRQ         $0x20, R9
-	CMPQ         R9, limit+72(FP)
-	JGT          ppbail85
-	LEAQ         (SI)(R9*4), BX
-	MOVL         DX, R9
-	MOVL         R9, R10
-	SHRL         $0x17, R10
-	SHLL         $0x09, R9
-	VCVTSI2SSQ   R9, X12, X14
-	VMULSS       X12, X14, X14
-	VBROADCASTSS X14, Y14
-	IMULQ        R12, R10
-	LEAQ         (R8)(R10*1), R10
-	ADDQ         (R13), DX
-	MOVQ         DX, R9
-	SHRQ         $0x20, R9
-	CMPQ         R9, limit+72(FP)
-	JGT          ppbail85
-	LEAQ         (SI)(R9*4), R15
-	MOVL         DX, R9
-	MOVL         R9, AX
-	SHRL         $0x17, AX
-	SHLL         $0x09, R9
-	VCVTSI2SSQ   R9, X12, X13
-	VMULSS       X12, X13, X13
-	VBROADCASTSS X13, Y13
-	IMULQ        R12, AX
-	LEAQ         (R8)(AX*1), AX
-	ADDQ         8(R13), DX
-	ADDQ         $0x10, R13
-	MOVQ         R12, R11
-	VXORPS       Y4, Y4, Y4
-	VXORPS       Y5, Y5, Y5
-	VXORPS       Y6, Y6, Y6
-	VXORPS       Y7, Y7, Y7
-
-pptaps90:
-	VMOVUPS (R10), Y0
-	VMOVUPS (R10)(R12*1), Y1
-	VSUBPS  Y0, Y1, Y1
-	VMULPS  Y14, Y1, Y1
-	VADDPS  Y1, Y0, Y0
-	VMULPS  (BX), Y0, Y1
-	VADDPS  Y1, Y4, Y4
-	VMOVUPS (AX), Y0
-	VMOVUPS (AX)(R12*1), Y1
-	VSUBPS  Y0, Y1, Y1
-	VMULPS  Y13, Y1, Y1
-	VADDPS  Y1, Y0, Y0
-	VMULPS  (R15), Y0, Y1
-	VADDPS  Y1, Y6, Y6
-	SUBQ    $0x20, R11
-	JZ      pptapsdone91
-	VMOVUPS 32(R10), Y0
-	VMOVUPS 32(R10)(R12*1), Y1
-	VSUBPS  Y0, Y1, Y1
-	VMULPS  Y14, Y1, Y1
-	VADDPS  Y1, Y0, Y0
-	VMULPS  32(BX), Y0, Y1
-	VADDPS  Y1, Y5, Y5
-	VMOVUPS 32(AX), Y0
-	VMOVUPS 32(AX)(R12*1), Y1
-	VSUBPS  Y0, Y1, Y1
-	VMULPS  Y13, Y1, Y1
-	VADDPS  Y1, Y0, Y0
-	VMULPS  32(R15), Y0, Y1
-	VADDPS  Y1, Y7, Y7
-	ADDQ    $0x40, R10
-	ADDQ    $0x40, BX
-	ADDQ    $0x40, AX
-	ADDQ    $0x40, R15
-	SUBQ    $0x20, R11
-	JNZ     pptaps90
-
-pptapsdone91:
-	VPERMILPS    $0x4e, Y8, Y0
-	VADDPS       Y0, Y8, Y8
-	VMOVSHDUP    Y8, Y0
-	VADDPS       Y0, Y8, Y8
-	VEXTRACTF128 $0x01, Y8, X0
-	VUNPCKLPS    X0, X8, X8
-	VUNPCKLPS    X8, X8, X0
-	VMULPS       X15, X0, X0
-	VADDPS       (DI), X0, X0
-	VMOVUPS      X0, (DI)
-	ADDQ         $0x10, DI
-	VADDPS       Y5, Y4, Y4
-	VADDPS       Y7, Y6, Y6
-	VPERM2F128   $0x20, Y6, Y4, Y5
-	VPERM2F128   $0x31, Y6, Y4, Y7
-	VADDPS       Y7, Y5, Y8
-	JMP          ppair88
-
-pplast89:
-	VPERMILPS    $0x4e, Y8, Y0
-	VADDPS       Y0, Y8, Y8
-	VMOVSHDUP    Y8, Y0
-	VADDPS       Y0, Y8, Y8
-	VEXTRACTF128 $0x01, Y8, X0
-	VUNPCKLPS    X0, X8, X8
-	VUNPCKLPS    X8, X8, X0
-	VMULPS       X15, X0, X0
-	VADDPS       (DI), X0, X0
-	VMOVUPS      X0, (DI)
-	ADDQ         $0x10, DI
-	MOVQ         DX, next+80(FP)
-	MOVQ         $0x00000000, left+88(FP)
-	VZEROUPPER
-	RET
-
-ppbail85:
-	MOVQ CX, left+88(FP)
-	VZEROUPPER
-	RET
-
-// func pitchStereoAVX2(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
-// Requires: AVX, AVX2
-TEXT ·pitchStereoAVX2(SB), NOSPLIT, $0-96
 	MOVQ      out+0(FP), DI
 	MOVQ      n+8(FP), CX
 	MOVQ      l+16(FP), SI
@@ -4127,6 +3864,317 @@ pitch92:
 	SHLL         $0x09, AX
 	VCVTSI2SSQ   AX, X12, X13
 	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Z14
+	IMULQ        R9, R10
+	LEAQ         (R8)(R10*4), R10
+	MOVQ         R9, R11
+	VPXORD       Z4, Z4, Z4
+
+ptaps94:
+	CMPQ    R11, $0x10
+	JB      ptail95
+	VMOVUPS (R10), Z0
+	VMOVUPS (R10)(R12*1), Z1
+	VSUBPS  Z0, Z1, Z1
+	VMULPS  Z14, Z1, Z1
+	VADDPS  Z1, Z0, Z0
+	VMULPS  (BX), Z0, Z2
+	VADDPS  Z2, Z4, Z4
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	SUBQ    $0x10, R11
+	JMP     ptaps94
+
+ptail95:
+	VEXTRACTF64X4 $0x01, Z4, Y5
+	TESTQ         R11, R11
+	JZ            ptapsdone96
+	VMOVUPS       (R10), Y0
+	VMOVUPS       (R10)(R12*1), Y1
+	VSUBPS        Y0, Y1, Y1
+	VMULPS        Y14, Y1, Y1
+	VADDPS        Y1, Y0, Y0
+	VMULPS        (BX), Y0, Y2
+	VADDPS        Y2, Y4, Y4
+
+ptapsdone96:
+	VADDPS       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDPS       X5, X4, X4
+	VMOVHLPS     X4, X4, X5
+	VADDPS       X5, X4, X4
+	VMOVSHDUP    X4, X5
+	VADDSS       X5, X4, X4
+	VUNPCKLPS    X4, X4, X4
+	VMULPS       X15, X4, X4
+	VMOVSD       (DI), X5
+	VADDPS       X4, X5, X5
+	VMOVSD       X5, (DI)
+	ADDQ         (R13), DX
+	ADDQ         $0x08, R13
+	ADDQ         $0x08, DI
+	DECQ         CX
+	JNZ          pitch92
+	MOVQ         DX, next+80(FP)
+	MOVQ         $0x00000000, left+88(FP)
+	VZEROUPPER
+	RET
+
+pbail93:
+	MOVQ CX, left+88(FP)
+	VZEROUPPER
+	RET
+
+// func pitchMonoPairsAVX2(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
+// Requires: AVX, AVX2
+TEXT ·pitchMonoPairsAVX2(SB), NOSPLIT, $0-96
+	VMOVSS       vecFracScale<>+0(SB), X12
+	MOVQ         out+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         l+16(FP), SI
+	MOVQ         r+24(FP), R14
+	SUBQ         SI, R14
+	MOVQ         coef+32(FP), R8
+	MOVQ         taps+40(FP), R12
+	SHLQ         $0x02, R12
+	MOVQ         p+48(FP), DX
+	MOVQ         steps+56(FP), R13
+	VMOVSS       gl+64(FP), X15
+	VMOVSS       gr+68(FP), X14
+	VUNPCKLPS    X14, X15, X15
+	VBROADCASTSD X15, Y15
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail97
+	LEAQ         (SI)(R9*4), BX
+	MOVL         DX, R9
+	MOVL         R9, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X14
+	VMULSS       X12, X14, X14
+	VBROADCASTSS X14, Y14
+	IMULQ        R12, R10
+	LEAQ         (R8)(R10*1), R10
+	ADDQ         (R13), DX
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail97
+	LEAQ         (SI)(R9*4), R15
+	MOVL         DX, R9
+	MOVL         R9, AX
+	SHRL         $0x17, AX
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Y13
+	IMULQ        R12, AX
+	LEAQ         (R8)(AX*1), AX
+	ADDQ         8(R13), DX
+	ADDQ         $0x10, R13
+	MOVQ         R12, R11
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+
+pptaps98:
+	VMOVUPS (R10), Y0
+	VMOVUPS (R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (BX), Y0, Y1
+	VADDPS  Y1, Y4, Y4
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (R15), Y0, Y1
+	VADDPS  Y1, Y6, Y6
+	SUBQ    $0x20, R11
+	JZ      pptapsdone99
+	VMOVUPS 32(R10), Y0
+	VMOVUPS 32(R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(BX), Y0, Y1
+	VADDPS  Y1, Y5, Y5
+	VMOVUPS 32(AX), Y0
+	VMOVUPS 32(AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(R15), Y0, Y1
+	VADDPS  Y1, Y7, Y7
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, R15
+	SUBQ    $0x20, R11
+	JNZ     pptaps98
+
+pptapsdone99:
+	VADDPS     Y5, Y4, Y4
+	VADDPS     Y7, Y6, Y6
+	VPERM2F128 $0x20, Y6, Y4, Y5
+	VPERM2F128 $0x31, Y6, Y4, Y7
+	VADDPS     Y7, Y5, Y8
+
+ppair100:
+	DECQ         CX
+	JZ           pplast101
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail97
+	LEAQ         (SI)(R9*4), BX
+	MOVL         DX, R9
+	MOVL         R9, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X14
+	VMULSS       X12, X14, X14
+	VBROADCASTSS X14, Y14
+	IMULQ        R12, R10
+	LEAQ         (R8)(R10*1), R10
+	ADDQ         (R13), DX
+	MOVQ         DX, R9
+	SHRQ         $0x20, R9
+	CMPQ         R9, limit+72(FP)
+	JGT          ppbail97
+	LEAQ         (SI)(R9*4), R15
+	MOVL         DX, R9
+	MOVL         R9, AX
+	SHRL         $0x17, AX
+	SHLL         $0x09, R9
+	VCVTSI2SSQ   R9, X12, X13
+	VMULSS       X12, X13, X13
+	VBROADCASTSS X13, Y13
+	IMULQ        R12, AX
+	LEAQ         (R8)(AX*1), AX
+	ADDQ         8(R13), DX
+	ADDQ         $0x10, R13
+	MOVQ         R12, R11
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+
+pptaps102:
+	VMOVUPS (R10), Y0
+	VMOVUPS (R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (BX), Y0, Y1
+	VADDPS  Y1, Y4, Y4
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  (R15), Y0, Y1
+	VADDPS  Y1, Y6, Y6
+	SUBQ    $0x20, R11
+	JZ      pptapsdone103
+	VMOVUPS 32(R10), Y0
+	VMOVUPS 32(R10)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y14, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(BX), Y0, Y1
+	VADDPS  Y1, Y5, Y5
+	VMOVUPS 32(AX), Y0
+	VMOVUPS 32(AX)(R12*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y13, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMULPS  32(R15), Y0, Y1
+	VADDPS  Y1, Y7, Y7
+	ADDQ    $0x40, R10
+	ADDQ    $0x40, BX
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, R15
+	SUBQ    $0x20, R11
+	JNZ     pptaps102
+
+pptapsdone103:
+	VPERMILPS    $0x4e, Y8, Y0
+	VADDPS       Y0, Y8, Y8
+	VMOVSHDUP    Y8, Y0
+	VADDPS       Y0, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VUNPCKLPS    X0, X8, X8
+	VUNPCKLPS    X8, X8, X0
+	VMULPS       X15, X0, X0
+	VADDPS       (DI), X0, X0
+	VMOVUPS      X0, (DI)
+	ADDQ         $0x10, DI
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y7, Y6, Y6
+	VPERM2F128   $0x20, Y6, Y4, Y5
+	VPERM2F128   $0x31, Y6, Y4, Y7
+	VADDPS       Y7, Y5, Y8
+	JMP          ppair100
+
+pplast101:
+	VPERMILPS    $0x4e, Y8, Y0
+	VADDPS       Y0, Y8, Y8
+	VMOVSHDUP    Y8, Y0
+	VADDPS       Y0, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VUNPCKLPS    X0, X8, X8
+	VUNPCKLPS    X8, X8, X0
+	VMULPS       X15, X0, X0
+	VADDPS       (DI), X0, X0
+	VMOVUPS      X0, (DI)
+	ADDQ         $0x10, DI
+	MOVQ         DX, next+80(FP)
+	MOVQ         $0x00000000, left+88(FP)
+	VZEROUPPER
+	RET
+
+ppbail97:
+	MOVQ CX, left+88(FP)
+	VZEROUPPER
+	RET
+
+// func pitchStereoAVX2(out *[2]float32, n int, l *float32, r *float32, coef *float32, taps int, p uint64, steps *uint64, gl float32, gr float32, limit int) (next uint64, left int)
+// Requires: AVX, AVX2
+TEXT ·pitchStereoAVX2(SB), NOSPLIT, $0-96
+	MOVQ      out+0(FP), DI
+	MOVQ      n+8(FP), CX
+	MOVQ      l+16(FP), SI
+	MOVQ      r+24(FP), R14
+	SUBQ      SI, R14
+	MOVQ      coef+32(FP), R8
+	MOVQ      taps+40(FP), R9
+	MOVQ      R9, R12
+	SHLQ      $0x02, R12
+	MOVQ      p+48(FP), DX
+	MOVQ      steps+56(FP), R13
+	VMOVSS    gl+64(FP), X15
+	VMOVSS    gr+68(FP), X13
+	VUNPCKLPS X13, X15, X15
+	VMOVSS    vecFracScale<>+0(SB), X12
+
+pitch104:
+	MOVQ         DX, AX
+	SHRQ         $0x20, AX
+	CMPQ         AX, limit+72(FP)
+	JGT          pbail105
+	LEAQ         (SI)(AX*4), BX
+	MOVL         DX, AX
+	MOVL         AX, R10
+	SHRL         $0x17, R10
+	SHLL         $0x09, AX
+	VCVTSI2SSQ   AX, X12, X13
+	VMULSS       X12, X13, X13
 	VBROADCASTSS X13, Y14
 	IMULQ        R9, R10
 	LEAQ         (R8)(R10*4), R10
@@ -4136,7 +4184,7 @@ pitch92:
 	VXORPS       Y6, Y6, Y6
 	VXORPS       Y7, Y7, Y7
 
-ptaps94:
+ptaps106:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4147,7 +4195,7 @@ ptaps94:
 	VMULPS  (BX)(R14*1), Y0, Y3
 	VADDPS  Y3, Y6, Y6
 	SUBQ    $0x08, R11
-	JZ      ptapsdone95
+	JZ      ptapsdone107
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4160,9 +4208,9 @@ ptaps94:
 	ADDQ    $0x40, R10
 	ADDQ    $0x40, BX
 	SUBQ    $0x08, R11
-	JNZ     ptaps94
+	JNZ     ptaps106
 
-ptapsdone95:
+ptapsdone107:
 	VADDPS       Y5, Y4, Y4
 	VEXTRACTF128 $0x01, Y4, X5
 	VADDPS       X5, X4, X4
@@ -4186,13 +4234,13 @@ ptapsdone95:
 	ADDQ         $0x08, R13
 	ADDQ         $0x08, DI
 	DECQ         CX
-	JNZ          pitch92
+	JNZ          pitch104
 	MOVQ         DX, next+80(FP)
 	MOVQ         $0x00000000, left+88(FP)
 	VZEROUPPER
 	RET
 
-pbail93:
+pbail105:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET
@@ -4216,11 +4264,11 @@ TEXT ·pitchStereoAVX512(SB), NOSPLIT, $0-96
 	VUNPCKLPS X13, X15, X15
 	VMOVSS    vecFracScale<>+0(SB), X12
 
-pitch96:
+pitch108:
 	MOVQ         DX, AX
 	SHRQ         $0x20, AX
 	CMPQ         AX, limit+72(FP)
-	JGT          pbail97
+	JGT          pbail109
 	LEAQ         (SI)(AX*4), BX
 	MOVL         DX, AX
 	MOVL         AX, R10
@@ -4235,9 +4283,9 @@ pitch96:
 	VPXORD       Z4, Z4, Z4
 	VPXORD       Z6, Z6, Z6
 
-ptaps98:
+ptaps110:
 	CMPQ    R11, $0x10
-	JB      ptail99
+	JB      ptail111
 	VMOVUPS (R10), Z0
 	VMOVUPS (R10)(R12*1), Z1
 	VSUBPS  Z0, Z1, Z1
@@ -4250,13 +4298,13 @@ ptaps98:
 	ADDQ    $0x40, R10
 	ADDQ    $0x40, BX
 	SUBQ    $0x10, R11
-	JMP     ptaps98
+	JMP     ptaps110
 
-ptail99:
+ptail111:
 	VEXTRACTF64X4 $0x01, Z4, Y5
 	VEXTRACTF64X4 $0x01, Z6, Y7
 	TESTQ         R11, R11
-	JZ            ptapsdone100
+	JZ            ptapsdone112
 	VMOVUPS       (R10), Y0
 	VMOVUPS       (R10)(R12*1), Y1
 	VSUBPS        Y0, Y1, Y1
@@ -4267,7 +4315,7 @@ ptail99:
 	VMULPS        (BX)(R14*1), Y0, Y3
 	VADDPS        Y3, Y6, Y6
 
-ptapsdone100:
+ptapsdone112:
 	VADDPS       Y5, Y4, Y4
 	VEXTRACTF128 $0x01, Y4, X5
 	VADDPS       X5, X4, X4
@@ -4291,13 +4339,13 @@ ptapsdone100:
 	ADDQ         $0x08, R13
 	ADDQ         $0x08, DI
 	DECQ         CX
-	JNZ          pitch96
+	JNZ          pitch108
 	MOVQ         DX, next+80(FP)
 	MOVQ         $0x00000000, left+88(FP)
 	VZEROUPPER
 	RET
 
-pbail97:
+pbail109:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET
@@ -4323,7 +4371,7 @@ TEXT ·pitchStereoPairsAVX2(SB), NOSPLIT, $0-96
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail101
+	JGT          ppbail113
 	LEAQ         (SI)(R9*4), BX
 	MOVL         DX, R9
 	MOVL         R9, R10
@@ -4338,7 +4386,7 @@ TEXT ·pitchStereoPairsAVX2(SB), NOSPLIT, $0-96
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail101
+	JGT          ppbail113
 	LEAQ         (SI)(R9*4), R15
 	MOVL         DX, R9
 	MOVL         R9, AX
@@ -4361,7 +4409,7 @@ TEXT ·pitchStereoPairsAVX2(SB), NOSPLIT, $0-96
 	VXORPS       Y10, Y10, Y10
 	VXORPS       Y11, Y11, Y11
 
-pptaps102:
+pptaps114:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4381,7 +4429,7 @@ pptaps102:
 	VMULPS  (R15)(R14*1), Y0, Y1
 	VADDPS  Y1, Y10, Y10
 	SUBQ    $0x20, R11
-	JZ      pptapsdone103
+	JZ      pptapsdone115
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4405,9 +4453,9 @@ pptaps102:
 	ADDQ    $0x40, AX
 	ADDQ    $0x40, R15
 	SUBQ    $0x20, R11
-	JNZ     pptaps102
+	JNZ     pptaps114
 
-pptapsdone103:
+pptapsdone115:
 	VADDPS     Y5, Y4, Y4
 	VADDPS     Y7, Y6, Y6
 	VADDPS     Y9, Y8, Y8
@@ -4419,13 +4467,13 @@ pptapsdone103:
 	VPERM2F128 $0x31, Y10, Y8, Y11
 	VADDPS     Y11, Y9, Y3
 
-ppair104:
+ppair116:
 	DECQ         CX
-	JZ           pplast105
+	JZ           pplast117
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail101
+	JGT          ppbail113
 	LEAQ         (SI)(R9*4), BX
 	MOVL         DX, R9
 	MOVL         R9, R10
@@ -4440,7 +4488,7 @@ ppair104:
 	MOVQ         DX, R9
 	SHRQ         $0x20, R9
 	CMPQ         R9, limit+72(FP)
-	JGT          ppbail101
+	JGT          ppbail113
 	LEAQ         (SI)(R9*4), R15
 	MOVL         DX, R9
 	MOVL         R9, AX
@@ -4463,7 +4511,7 @@ ppair104:
 	VXORPS       Y10, Y10, Y10
 	VXORPS       Y11, Y11, Y11
 
-pptaps106:
+pptaps118:
 	VMOVUPS (R10), Y0
 	VMOVUPS (R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4483,7 +4531,7 @@ pptaps106:
 	VMULPS  (R15)(R14*1), Y0, Y1
 	VADDPS  Y1, Y10, Y10
 	SUBQ    $0x20, R11
-	JZ      pptapsdone107
+	JZ      pptapsdone119
 	VMOVUPS 32(R10), Y0
 	VMOVUPS 32(R10)(R12*1), Y1
 	VSUBPS  Y0, Y1, Y1
@@ -4507,9 +4555,9 @@ pptaps106:
 	ADDQ    $0x40, AX
 	ADDQ    $0x40, R15
 	SUBQ    $0x20, R11
-	JNZ     pptaps106
+	JNZ     pptaps118
 
-pptapsdone107:
+pptapsdone119:
 	VSHUFPS      $0x44, Y3, Y2, Y0
 	VSHUFPS      $0xee, Y3, Y2, Y1
 	VADDPS       Y1, Y0, Y0
@@ -4532,9 +4580,9 @@ pptapsdone107:
 	VPERM2F128   $0x20, Y10, Y8, Y9
 	VPERM2F128   $0x31, Y10, Y8, Y11
 	VADDPS       Y11, Y9, Y3
-	JMP          ppair104
+	JMP          ppair116
 
-pplast105:
+pplast117:
 	VSHUFPS      $0x44, Y3, Y2, Y0
 	VSHUFPS      $0xee, Y3, Y2, Y1
 	VADDPS       Y1, Y0, Y0
@@ -4552,7 +4600,7 @@ pplast105:
 	VZEROUPPER
 	RET
 
-ppbail101:
+ppbail113:
 	MOVQ CX, left+88(FP)
 	VZEROUPPER
 	RET
