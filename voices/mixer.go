@@ -456,12 +456,6 @@ func (m *mixer) victim(p *formatPool, prio int16, sameFormat bool) *voice {
 // reap retires every ended voice, keeping the others in start order. From
 // here on nothing references the voice's clip memory.
 func (m *mixer) reap() {
-	if m.steady.block && m.steady.ok {
-		// Mixed from the steady list, and no voice left it: none ended
-		// (steadylist.go). The scan below reads every voice, a cache
-		// line each, which at 64-frame blocks cost a thirtieth of the mix.
-		return
-	}
 	i := 0 // most blocks end no voice: the list then stays as it is
 	for i < len(m.active) && !m.voices[m.active[i]].ended {
 		i++
@@ -503,7 +497,6 @@ func (m *mixer) stopNow() {
 	m.nowNs = m.clock()
 	m.stopSeen = m.stopMark.Load()
 	m.drain()
-	m.steady.drop()
 	for _, s := range m.active {
 		m.voices[s].ended = true
 		m.markStopped(s, EventStopped)

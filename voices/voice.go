@@ -31,8 +31,8 @@ type voice struct {
 	// is 256 bytes, and the mixer's voices start on a 64-byte line (the
 	// allocator's size classes are multiples of 64), so a steady block
 	// reads one line of a device-rate voice and two of a rate bus's
-	// member. Where they sat before, it read three and four, and at
-	// 64-frame blocks those misses were a tenth of the mix.
+	// member, where it read three and four (docs/mixer.md, "Tails and
+	// lines").
 	kern    *dsp.Kernels // the inner loops: vector where the CPU has them
 	bus     *rateBus     // the source rate's shared resampler, or nil: the voice mixes into the device bus
 	data    []byte       // the caller's PCM, set by Play: valid until the voice ends

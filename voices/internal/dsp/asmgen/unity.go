@@ -11,8 +11,8 @@ import (
 // whole source frames (the Go wrapper checks the source holds them) but
 // adds only the first n%8 into the bus, four, two and one frames at a
 // time, so no frame past n is touched. Masked stores (VMASKMOVPS) did
-// this before; on AMD's cores they cost about 8 ns a call, a third of a
-// rate bus member's 29-frame run at 64-frame blocks. The sinc's
+// this before; on AMD's cores they cost about 8 ns a call, half of a
+// rate bus member's 29-frame call at 64-frame blocks. The sinc's
 // converters take a multiple of 8 frames; the Go wrappers run the scalar
 // loops over the rest. The frame layout of the bus: [2]float32 per
 // frame, L then R; the gain vector Y15 holds gl, gr, gl, gr, ... in
